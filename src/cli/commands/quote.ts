@@ -1,0 +1,55 @@
+/**
+ * `cosci-safety quote --id ID [--hypothesis] [--datamark]`: reads stdin, prints
+ * the wrapped text on stdout and the report on stderr as one line of JSON.
+ */
+import { parseArgs } from 'node:util';
+import { quoteHypothesis, quoteUntrusted } from '../../safety/quoting/index.js';
+import { readStdin } from '../io.js';
+import { UsageError } from '../usage-error.js';
+import type { CliContext } from '../context.js';
+
+export const QUOTE_USAGE = `cosci-safety quote --id ID [--hypothesis] [--datamark]
+  Reads untrusted text on stdin and prints it wrapped in boundary tags.
+  --id ID         the source's id (required)
+  --hypothesis    use HYPOTHESIS_TEXT tags instead of UNTRUSTED_SOURCE
+  --datamark      interleave a per-call marker (spotlighting); the preamble
+                  sentence that explains it is in the report
+  The boundary key is COSCI_SAFETY_QUOTING_KEY (hex) when set, else random.
+  The report (what was neutralised) goes to stderr as JSON.`;
+
+export async function runQuote(args: string[], ctx: CliContext): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      id: { type: 'string' },
+      hypothesis: { type: 'boolean', default: false },
+      datamark: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    ctx.stdout.write(QUOTE_USAGE + '\n');
+    return 0;
+  }
+  if (values.id === undefined || values.id === '') throw new UsageError('quote: --id is required');
+  // A shell pipe ends its text with a newline; it is not part of the source.
+  const input = (await readStdin(ctx.stdin)).replace(/\r?\n$/, '');
+  const options = {
+    datamark: values.datamark,
+    ...(ctx.env.COSCI_SAFETY_QUOTING_KEY ? { key: ctx.env.COSCI_SAFETY_QUOTING_KEY } : {}),
+  };
+  const quoted = values.hypothesis
+    ? quoteHypothesis(input, values.id, options)
+    : quoteUntrusted(input, { ...options, id: values.id });
+  ctx.stdout.write(quoted.text + '\n');
+  ctx.stderr.write(
+    JSON.stringify({
+      id: quoted.id,
+      hash: quoted.hash,
+      ...quoted.report,
+      ...(quoted.marker === undefined ? {} : { marker: quoted.marker, preamble: quoted.preamble }),
+    }) + '\n',
+  );
+  return 0;
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+/**
+ * The `cosci-safety` command. The only module that reads process.env and
+ * process.argv: everything below it receives them.
+ */
+import type { CliContext } from './context.js';
+import { main } from './run.js';
+
+const ctx: CliContext = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+main(process.argv.slice(2), ctx).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`cosci-safety: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

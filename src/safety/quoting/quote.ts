@@ -1,0 +1,191 @@
+/**
+ * Layer 1 of the defence: wrapping untrusted text so the model reads it as data.
+ */
+import { boundaryHash, escapeId, parseKey, processKey } from './boundary.js';
+import { chooseMarker, datamark, datamarkingPreamble } from './datamark.js';
+import { QuotingError } from './errors.js';
+import { removeInvisible } from './invisible.js';
+import { markDangerousLines, type PrefixKind } from './prefixes.js';
+import { findTags, MAY_OPEN_CLASS, type TagSpan } from './tags.js';
+
+/** What replaces a removed tag: no bracket, so no new tag can form around it. */
+export const TAG_PLACEHOLDER = '[tag removed]';
+
+/** What one call neutralised, for logs and attack counters. */
+export interface QuotingReport {
+  /** Tags of ours (in any disguise) replaced by the placeholder. */
+  tagsRemoved: number;
+  /** Invisible code points removed (zero-width, bidi, Unicode Tag block, ...). */
+  invisibleRemoved: number;
+  /** Lines wrapped in brackets because they imitate instructions. */
+  prefixesMarked: number;
+  /** Those lines by kind. */
+  prefixKinds: Partial<Record<PrefixKind, number>>;
+  /** Lone surrogates replaced by U+FFFD. */
+  malformedReplaced: number;
+  /** True when anything at all was changed. */
+  neutralised: boolean;
+}
+
+export interface Neutralised {
+  /** The content, safe to put between our tags. */
+  content: string;
+  report: QuotingReport;
+}
+
+function replaceSpans(text: string, spans: TagSpan[]): string {
+  let out = '';
+  let at = 0;
+  for (const { start, end } of spans) {
+    out += text.slice(at, start) + TAG_PLACEHOLDER;
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+// Characters that can open a tag in the view; used only by the last-resort pass.
+const ANY_OPENER = new RegExp(MAY_OPEN_CLASS, 'gu');
+
+/**
+ * Makes untrusted text safe to put between boundary tags: removes our tags in
+ * every disguise, removes invisible characters, and brackets lines that
+ * imitate instructions.
+ */
+export function neutralize(input: string): Neutralised {
+  if (typeof input !== 'string') {
+    throw new QuotingError('QUOTING_BAD_INPUT', `text must be a string, got ${input === null ? 'null' : typeof input}`);
+  }
+  let text = input;
+  let malformedReplaced = 0;
+  if (!text.isWellFormed()) {
+    for (const _ of text.matchAll(/[\uD800-\uDFFF]/gu)) malformedReplaced++;
+    text = text.toWellFormed();
+  }
+
+  // Tags are found on the original, so the spans cover invisible characters inside them.
+  let tagsRemoved = 0;
+  let spans = findTags(text);
+  tagsRemoved += spans.length;
+  text = replaceSpans(text, spans);
+  const invisible = removeInvisible(text);
+  text = invisible.text;
+
+  const marking = markDangerousLines(text);
+  text = marking.text;
+
+  // The placeholder has no bracket and brackets around a line make none, so
+  // nothing new can form; a layer that relies on an argument checks it anyway.
+  for (let pass = 0; ; pass++) {
+    spans = findTags(text);
+    if (spans.length === 0) break;
+    if (pass === 3) {
+      // Unreachable by the property tests; if it is ever reached, fail safe.
+      text = text.replace(ANY_OPENER, '\ufffd');
+      break;
+    }
+    tagsRemoved += spans.length;
+    text = replaceSpans(text, spans);
+  }
+
+  const report: QuotingReport = {
+    tagsRemoved,
+    invisibleRemoved: invisible.removed,
+    prefixesMarked: marking.total,
+    prefixKinds: marking.marked,
+    malformedReplaced,
+    neutralised: tagsRemoved + invisible.removed + marking.total + malformedReplaced > 0,
+  };
+  return { content: text, report };
+}
+
+export interface QuoteOptions {
+  /** The source's id, shown in both tags. Escaped. */
+  id: string;
+  /**
+   * Secret key of the boundary hash: bytes or hex, at least 16 bytes.
+   * @defaultValue a random key made once per process
+   */
+  key?: Uint8Array | string;
+  /**
+   * Interleave a per-call marker through the content (spotlighting by
+   * datamarking); put `preamble` in the prompt beside the block.
+   * @defaultValue false
+   */
+  datamark?: boolean;
+}
+
+export interface Quoted {
+  /** The whole block: open tag, newline, content, newline, close tag. */
+  readonly text: string;
+  /** The escaped id, as it appears in both tags. */
+  readonly id: string;
+  /** The keyed boundary hash, as it appears in both tags. */
+  readonly hash: string;
+  /** The content between the tags. */
+  readonly content: string;
+  /** The datamarking marker, when `datamark` was set. */
+  readonly marker?: string;
+  /** The sentence that explains the marker, when `datamark` was set. */
+  readonly preamble?: string;
+  readonly report: QuotingReport;
+  /** The block, so a Quoted can go straight into a template string. */
+  toString(): string;
+}
+
+export type QuoteTag = 'UNTRUSTED_SOURCE' | 'HYPOTHESIS_TEXT';
+
+function quoteAs(tag: QuoteTag, input: string, options: QuoteOptions): Quoted {
+  if (options === null || typeof options !== 'object') {
+    throw new QuotingError('QUOTING_BAD_ID', 'options with an id are required');
+  }
+  const id = escapeId(options.id);
+  const key = options.key === undefined ? processKey() : parseKey(options.key);
+  const { content: neutral, report } = neutralize(input);
+  let content = neutral;
+  let marker: string | undefined;
+  if (options.datamark) {
+    marker = chooseMarker(key, id, content);
+    content = datamark(content, marker);
+  }
+  const hash = boundaryHash(key, tag, id, content);
+  const attrs = `id="${id}" hash="${hash}"`;
+  const text = `<${tag} ${attrs}>\n${content}\n</${tag}_END ${attrs}>`;
+  return {
+    text,
+    id,
+    hash,
+    content,
+    report,
+    ...(marker === undefined ? {} : { marker, preamble: datamarkingPreamble(marker) }),
+    toString: () => text,
+  };
+}
+
+/**
+ * Wraps untrusted text (a web page, a paper, another agent's output):
+ * `<UNTRUSTED_SOURCE id="ID" hash="H">` newline, content, newline,
+ * `</UNTRUSTED_SOURCE_END id="ID" hash="H">`.
+ */
+export function quoteUntrusted(text: string, options: QuoteOptions): Quoted {
+  return quoteAs('UNTRUSTED_SOURCE', text, options);
+}
+
+/** Wraps a hypothesis: the same, with `HYPOTHESIS_TEXT` / `HYPOTHESIS_TEXT_END`. */
+export function quoteHypothesis(text: string, id: string, options: Omit<QuoteOptions, 'id'> = {}): Quoted {
+  return quoteAs('HYPOTHESIS_TEXT', text, { ...options, id });
+}
+
+/**
+ * Checks a block made by this process (or under `key`): the tags, the id and
+ * the hash all agree with the content. For callers that hold a block and want
+ * to know it was not altered or forged.
+ */
+export function verifyQuoted(block: string, options: { key?: Uint8Array | string } = {}): boolean {
+  const m =
+    /^<(UNTRUSTED_SOURCE|HYPOTHESIS_TEXT) id="([^"]*)" hash="([0-9a-f]+)">\n([\s\S]*)\n<\/\1_END id="\2" hash="\3">$/.exec(
+      block,
+    );
+  if (!m) return false;
+  const key = options.key === undefined ? processKey() : parseKey(options.key);
+  return boundaryHash(key, m[1]!, m[2]!, m[4]!) === m[3] && findTags(m[4]!).length === 0;
+}

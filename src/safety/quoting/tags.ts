@@ -1,0 +1,136 @@
+/**
+ * Our boundary tags, and their detection in any form a model may still read
+ * as one of them.
+ */
+import { OPEN_BRACKET_CHARS } from './confusables.js';
+import { buildView, decodeEscapeAt, foldCodePoint } from './normalized-view.js';
+
+/** Every tag name the quoting layer and the classifier use. Longest first. */
+export const TAG_NAMES = [
+  'UNTRUSTED_SOURCE_END',
+  'UNTRUSTED_SOURCE',
+  'HYPOTHESIS_TEXT_END',
+  'HYPOTHESIS_TEXT',
+  'TEXT',
+] as const;
+export type TagName = (typeof TAG_NAMES)[number];
+
+/**
+ * Between two letters of a name: up to three characters that are neither a
+ * letter, a digit nor a bracket, so `UNTRUSTED SOURCE`, `UNTRUSTED-SOURCE`,
+ * `U.N.T.R.U.S.T.E.D` and `UNTRUSTEDSOURCE` all read as the name.
+ */
+const GAP = '[^A-Z0-9<>]{0,3}';
+
+function spelled(name: string): string {
+  return [...name.replace(/_/g, '')].join(GAP);
+}
+
+/**
+ * In the view: an opening bracket, then any whitespace, slashes (also the
+ * JSON-escaped `<\/`), `!` or `?`, then a name not followed by a letter or
+ * digit. This is the definition of "reads as a tag of ours" used everywhere,
+ * including the property tests.
+ */
+const TAG_HEAD = new RegExp(`<[\\s/\\\\!?]*(?:${TAG_NAMES.map(spelled).join('|')})(?![A-Z0-9])`, 'g');
+
+/** Attributes and the closing bracket, when one comes before the next opening bracket. */
+const TAG_TAIL = /[^<>]{0,256}>/y;
+
+/**
+ * Characters of the original text that can become `<` in the view: the
+ * brackets and their lookalikes, and the first characters of the escapes the
+ * view decodes. Text without any of them cannot hold a tag. (A test checks
+ * every code point against the view.)
+ */
+// None of the bracket characters needs escaping inside a character class.
+export const MAY_OPEN_CLASS = `[${OPEN_BRACKET_CHARS}&%\\\\]`;
+const MAY_OPEN = new RegExp(MAY_OPEN_CLASS, 'u');
+const MAY_OPEN_G = new RegExp(MAY_OPEN_CLASS, 'gu');
+
+export interface TagSpan {
+  /** Start index in the original text. */
+  start: number;
+  /** End index (exclusive) in the original text. */
+  end: number;
+}
+
+/**
+ * Positions in the original where the view has a `<`: bracket characters and
+ * their lookalikes, and escapes that decode to one.
+ */
+function openers(text: string): number[] {
+  const found: number[] = [];
+  MAY_OPEN_G.lastIndex = 0;
+  for (let m = MAY_OPEN_G.exec(text); m !== null; m = MAY_OPEN_G.exec(text)) {
+    const ch = m[0];
+    if (ch === '&' || ch === '%' || ch === '\\') {
+      const decoded = decodeEscapeAt(text, m.index);
+      if (decoded === undefined || !foldCodePoint(decoded[0]).includes('<')) continue;
+    }
+    found.push(m.index);
+  }
+  return found;
+}
+
+/** Original characters read ahead of the last opener of a region before the view is built. */
+const REGION = 512;
+/**
+ * View units needed after the last opener of a region: the longest tag head
+ * (20 letters with gaps of up to 3) and tail (257) fit well within it. A
+ * region with less is grown, so a long run of whitespace or invisible
+ * characters inside a tag cannot push the tag out of sight.
+ */
+const MARGIN = 400;
+
+/**
+ * Finds every tag of ours in `text`, as spans of the original text. A tag
+ * with no closing bracket (`</UNTRUSTED_SOURCE_END id="x"` and then a newline)
+ * spans its bracket and name; that is what makes it read as a tag.
+ *
+ * The view is built only around the openers (a tag cannot start elsewhere),
+ * in regions that never overlap, so the cost stays linear in the text.
+ */
+export function findTags(text: string): TagSpan[] {
+  const spans: TagSpan[] = [];
+  if (!MAY_OPEN.test(text)) return spans;
+  const at = openers(text);
+  const n = text.length;
+  let i = 0;
+  while (i < at.length) {
+    const a = at[i]!;
+    let j = i;
+    let q = Math.min(n, a + REGION);
+    let view = buildView('');
+    for (;;) {
+      while (j + 1 < at.length && at[j + 1]! < q) {
+        j++;
+        q = Math.max(q, Math.min(n, at[j]! + REGION));
+      }
+      view = buildView(text.slice(a, q));
+      if (q === n) break;
+      let last = view.text.length - 1;
+      while (last > 0 && view.start[last]! + a > at[j]!) last--;
+      if (view.text.length - last >= MARGIN) break;
+      q = Math.min(n, a + 2 * (q - a));
+    }
+    TAG_HEAD.lastIndex = 0;
+    for (let m = TAG_HEAD.exec(view.text); m !== null; m = TAG_HEAD.exec(view.text)) {
+      let lastUnit = m.index + m[0].length - 1;
+      TAG_TAIL.lastIndex = lastUnit + 1;
+      const tail = TAG_TAIL.exec(view.text);
+      if (tail) {
+        lastUnit += tail[0].length;
+        TAG_HEAD.lastIndex = lastUnit + 1;
+      }
+      spans.push({ start: a + view.start[m.index]!, end: a + view.end[lastUnit]! });
+    }
+    i = j + 1;
+  }
+  return spans;
+}
+
+/** True when `text` holds anything the normaliser reads as a tag of ours. */
+export function containsTag(text: string): boolean {
+  return findTags(text).length > 0;
+}

@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { quoteHypothesis, quoteUntrusted } from '../../../src/safety/quoting/index.js';
+
+interface VectorCase {
+  name: string;
+  function: 'quoteUntrusted' | 'quoteHypothesis';
+  id: string;
+  datamark: boolean;
+  input: string;
+  expected: { text: string; id: string; hash: string; marker?: string; report: unknown };
+}
+
+const vectors = JSON.parse(readFileSync(new URL('../../../test-vectors/quoting.json', import.meta.url), 'utf8')) as {
+  key: string;
+  cases: VectorCase[];
+};
+
+describe('test vectors (test-vectors/quoting.json)', () => {
+  it('has cases for the main behaviours', () => {
+    expect(vectors.cases.length).toBeGreaterThanOrEqual(30);
+    expect(vectors.cases.some((c) => c.datamark)).toBe(true);
+    expect(vectors.cases.some((c) => c.function === 'quoteHypothesis')).toBe(true);
+  });
+
+  for (const c of vectors.cases) {
+    it(c.name, () => {
+      const options = { key: vectors.key, datamark: c.datamark };
+      const q =
+        c.function === 'quoteHypothesis'
+          ? quoteHypothesis(c.input, c.id, options)
+          : quoteUntrusted(c.input, { ...options, id: c.id });
+      expect(q.text).toBe(c.expected.text);
+      expect(q.hash).toBe(c.expected.hash);
+      expect(q.id).toBe(c.expected.id);
+      expect(q.marker).toBe(c.expected.marker);
+      expect(q.report).toEqual(c.expected.report);
+    });
+  }
+});
