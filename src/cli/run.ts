@@ -1,15 +1,35 @@
 /** Dispatch of the `cosci-safety` subcommands. */
 import { QuotingError } from '../safety/quoting/index.js';
+import { CLASSIFY_USAGE, runClassify } from './commands/classify.js';
+import { EVENTS_USAGE, runEvents } from './commands/events.js';
+import { PUBLISH_USAGE, runPublish, runSubmit } from './commands/publish.js';
 import { QUOTE_USAGE, runQuote } from './commands/quote.js';
+import { WORKER_USAGE, runWorker } from './commands/worker.js';
+import { CosciError } from '../errors.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './usage-error.js';
 
 const USAGE = `Usage: cosci-safety <command> [options]
 
 Commands:
+  worker      run the classification workers (Redis)
+  publish     publish a hypothesis.saved job
+  submit      submit a goal.submitted job, optionally waiting for its verdict
+  classify    classify text once with the configured model (no Redis)
+  events      print events from the stream
   quote       wrap untrusted text from stdin in boundary tags
 
-Run 'cosci-safety <command> --help' for a command's options.
+Configuration: --config FILE, else COSCI_SAFETY_CONFIG, else ./cosci-safety.toml
+if present, else defaults; REDIS_URL, ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL
+override the file.
+
+${WORKER_USAGE}
+
+${PUBLISH_USAGE}
+
+${CLASSIFY_USAGE}
+
+${EVENTS_USAGE}
 
 ${QUOTE_USAGE}`;
 
@@ -17,6 +37,11 @@ type Command = (args: string[], ctx: CliContext) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   quote: runQuote,
+  worker: runWorker,
+  publish: runPublish,
+  submit: runSubmit,
+  classify: runClassify,
+  events: runEvents,
 };
 
 export async function main(argv: string[], ctx: CliContext): Promise<number> {
@@ -39,6 +64,10 @@ export async function main(argv: string[], ctx: CliContext): Promise<number> {
     ) {
       ctx.stderr.write(`cosci-safety: ${err.message}\n`);
       return 2;
+    }
+    if (err instanceof CosciError) {
+      ctx.stderr.write(`cosci-safety: ${err.code}: ${err.message}\n`);
+      return 1;
     }
     if (err instanceof QuotingError) {
       ctx.stderr.write(`cosci-safety: ${err.code}: ${err.message}\n`);

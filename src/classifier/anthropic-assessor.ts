@@ -1,0 +1,121 @@
+/**
+ * One classifier request through the Anthropic SDK, with the forced tool call.
+ * The SDK's own retries are off (maxRetries: 0): retries happen in one layer,
+ * retry.ts, so a budget means what it says.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import { AssessmentSchema, type Assessment } from '../safety/classification/assessment.js';
+import { ASSESSMENT_TOOL, SYSTEM_PROMPT, TOOL_NAME } from '../safety/classification/prompt.js';
+import { ClassifierCallError } from './errors.js';
+
+export type AssessOutcome = { kind: 'assessment'; assessment: Assessment } | { kind: 'refusal'; text: string };
+
+export interface Assessor {
+  readonly model: string;
+  assess(userMessage: string, signal?: AbortSignal): Promise<AssessOutcome>;
+}
+
+export interface AnthropicAssessorOptions {
+  client: Anthropic;
+  model: string;
+  maxTokens: number;
+}
+
+/** Builds the SDK client. Only the composition root and the CLI call this. */
+export function createAnthropicClient(options: {
+  apiKey: string;
+  baseURL?: string | undefined;
+  timeoutMs: number;
+}): Anthropic {
+  return new Anthropic({
+    apiKey: options.apiKey,
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    timeout: options.timeoutMs,
+    maxRetries: 0,
+  });
+}
+
+/** retry-after is seconds or an HTTP date; retry-after-ms, when sent, is more precise. */
+export function parseRetryAfter(headers: Headers | undefined, now = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.ceil(Number(ms));
+  const value = headers.get('retry-after');
+  if (value === null) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.ceil(Number(value) * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Maps an SDK error to a failure kind. */
+export function toCallError(err: unknown): ClassifierCallError {
+  if (err instanceof ClassifierCallError) return err;
+  if (err instanceof Anthropic.APIUserAbortError)
+    return new ClassifierCallError('aborted', 'request aborted', undefined, { cause: err });
+  if (err instanceof Anthropic.APIConnectionTimeoutError) {
+    return new ClassifierCallError('timeout', 'classifier request timed out', undefined, { cause: err });
+  }
+  if (err instanceof Anthropic.APIConnectionError) {
+    return new ClassifierCallError('connection_error', `classifier connection failed: ${err.message}`, undefined, {
+      cause: err,
+    });
+  }
+  if (err instanceof Anthropic.APIError && typeof err.status === 'number') {
+    const status = err.status;
+    const retryAfter = parseRetryAfter(err.headers as Headers | undefined);
+    const what = `classifier answered HTTP ${status}`;
+    if (status === 429) return new ClassifierCallError('rate_limited', what, retryAfter, { cause: err });
+    if (status === 529) return new ClassifierCallError('overloaded', what, retryAfter, { cause: err });
+    if (status >= 500 || status === 408 || status === 409)
+      return new ClassifierCallError('server_error', what, retryAfter, { cause: err });
+    if (status === 401 || status === 403) return new ClassifierCallError('auth_error', what, undefined, { cause: err });
+    return new ClassifierCallError('bad_request', `${what}: ${err.message}`, undefined, { cause: err });
+  }
+  if (err instanceof Error && err.name === 'AbortError')
+    return new ClassifierCallError('aborted', 'request aborted', undefined, { cause: err });
+  return new ClassifierCallError('connection_error', `classifier request failed: ${String(err)}`, undefined, {
+    cause: err,
+  });
+}
+
+export function createAnthropicAssessor(options: AnthropicAssessorOptions): Assessor {
+  const { client, model, maxTokens } = options;
+  return {
+    model,
+    async assess(userMessage, signal) {
+      let response: Anthropic.Message;
+      try {
+        response = await client.messages.create(
+          {
+            model,
+            max_tokens: maxTokens,
+            system: SYSTEM_PROMPT,
+            tools: [ASSESSMENT_TOOL as Anthropic.Tool],
+            tool_choice: { type: 'tool', name: TOOL_NAME },
+            messages: [{ role: 'user', content: userMessage }],
+          },
+          signal ? { signal } : undefined,
+        );
+      } catch (err) {
+        throw toCallError(err);
+      }
+      if (response.stop_reason === 'refusal') {
+        const text = response.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' ');
+        return { kind: 'refusal', text };
+      }
+      const call = response.content.find((b) => b.type === 'tool_use' && b.name === TOOL_NAME);
+      if (!call || call.type !== 'tool_use') {
+        throw new ClassifierCallError(
+          'malformed_output',
+          `no ${TOOL_NAME} call in the response (stop_reason ${response.stop_reason})`,
+        );
+      }
+      const parsed = AssessmentSchema.safeParse(call.input);
+      if (!parsed.success) {
+        const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
+        throw new ClassifierCallError('malformed_output', `invalid ${TOOL_NAME} input: ${problems}`);
+      }
+      return { kind: 'assessment', assessment: parsed.data };
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * Cache of assessments in Redis, shared by every worker: identical text (same
+ * model, same prompt version, same label and window) reuses the assessment
+ * instead of a second API call. Only assessments and refusals are cached,
+ * never failures. The action is not cached: it is recomputed from the current
+ * policy, so a change of category lists applies at once.
+ */
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { AssessmentSchema } from '../safety/classification/assessment.js';
+import type { AssessOutcome } from './anthropic-assessor.js';
+
+const CachedSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('assessment'), assessment: AssessmentSchema }),
+  z.object({ kind: z.literal('refusal'), text: z.string() }),
+]);
+
+export interface AssessmentCache {
+  get(key: string): Promise<AssessOutcome | undefined>;
+  set(key: string, outcome: AssessOutcome): Promise<void>;
+}
+
+export function cacheKey(parts: {
+  model: string;
+  promptVersion: string;
+  label: string;
+  window: string;
+  text: string;
+}): string {
+  return createHash('sha256')
+    .update([parts.model, parts.promptVersion, parts.label, parts.window].join('\0'))
+    .update('\0')
+    .update(parts.text)
+    .digest('hex');
+}
+
+export function createRedisAssessmentCache(redis: Redis, keyPrefix: string, ttlSeconds: number): AssessmentCache {
+  const key = (k: string) => `${keyPrefix}:assessment:${k}`;
+  return {
+    async get(k) {
+      const raw = await redis.get(key(k));
+      if (raw === null) return undefined;
+      // A value that no longer parses (an older format) is a miss, not an error.
+      const parsed = CachedSchema.safeParse(JSON.parse(raw));
+      return parsed.success ? parsed.data : undefined;
+    },
+    async set(k, outcome) {
+      await redis.set(key(k), JSON.stringify(outcome), 'EX', ttlSeconds);
+    },
+  };
+}

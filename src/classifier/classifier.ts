@@ -1,0 +1,215 @@
+/**
+ * The classification service: windows, cache, retries, and the policy, giving
+ * a verdict for any text. Never silently safe: with no key, with the
+ * classifier disabled, after the retries, or for text past the window bound,
+ * the verdict is degraded with a reason, and its action comes from
+ * `classifier_on_error` (fail closed by default).
+ */
+import type { Assessment } from '../safety/classification/assessment.js';
+import { flaggedCategories } from '../safety/classification/assessment.js';
+import { decideAction, type ClassifierPolicy } from '../safety/classification/policy.js';
+import { buildUserMessage, PROMPT_VERSION } from '../safety/classification/prompt.js';
+import { mostSevere, type DegradedReason, type Verdict } from '../safety/classification/verdict.js';
+import { mergeAssessments, splitWindows } from '../safety/classification/windows.js';
+import type { AssessOutcome, Assessor } from './anthropic-assessor.js';
+import { cacheKey, type AssessmentCache } from './assessment-cache.js';
+import { ClassifierCallError, RateLimitedError } from './errors.js';
+import { withRetry, type RetryOptions } from './retry.js';
+
+/** Where the service reports what happened; the metrics adapter implements it. */
+export interface ClassifierObserver {
+  request(outcome: string, seconds: number): void;
+  cache(result: 'hit' | 'miss'): void;
+  degraded(reason: DegradedReason): void;
+  retry?(error: ClassifierCallError, attempt: number, delayMs: number): void;
+}
+
+export interface ClassifierOptions {
+  enabled: boolean;
+  /** Undefined when there is no API key. */
+  assessor: Assessor | undefined;
+  model: string;
+  cache?: AssessmentCache | undefined;
+  policy: ClassifierPolicy;
+  windowChars: number;
+  windowOverlapChars: number;
+  maxWindows: number;
+  windowConcurrency: number;
+  retry: Omit<RetryOptions, 'signal' | 'onRateLimit' | 'onRetry'>;
+  observer?: ClassifierObserver | undefined;
+}
+
+export interface ClassifyCallOptions {
+  signal?: AbortSignal | undefined;
+  onRateLimit?: 'throw' | 'wait';
+}
+
+export interface Classifier {
+  readonly model: string;
+  classify(text: string, label: string, options?: ClassifyCallOptions): Promise<Verdict>;
+}
+
+type WindowResult =
+  { ok: true; outcome: AssessOutcome; cached: boolean } | { ok: false; reason: DegradedReason; message: string };
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  let failure: unknown;
+  const run = async () => {
+    while (next < items.length && failure === undefined) {
+      const i = next++;
+      try {
+        results[i] = await fn(items[i]!, i);
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
+  if (failure !== undefined) throw failure;
+  return results;
+}
+
+export function createClassifier(options: ClassifierOptions): Classifier {
+  const { policy, observer } = options;
+  const model = options.assessor?.model ?? options.model;
+
+  const base = { model, promptVersion: PROMPT_VERSION, refusal: false, cached: false };
+
+  function degraded(reason: DegradedReason, rationale: string, windows = 0): Verdict {
+    observer?.degraded(reason);
+    const allow = policy.onError === 'allow';
+    return {
+      ...base,
+      action: allow ? 'allow' : 'quarantine',
+      categories: allow ? ['none'] : [],
+      confidence: 0,
+      rationale,
+      degraded: true,
+      reason,
+      windows,
+      windowed: windows > 1,
+    };
+  }
+
+  async function assessWindow(
+    assessor: Assessor,
+    text: string,
+    label: string,
+    index: number,
+    count: number,
+    call: ClassifyCallOptions,
+  ): Promise<WindowResult> {
+    const key = cacheKey({ model, promptVersion: PROMPT_VERSION, label, window: `${index}/${count}`, text });
+    const hit = await options.cache?.get(key);
+    if (hit) {
+      observer?.cache('hit');
+      return { ok: true, outcome: hit, cached: true };
+    }
+    if (options.cache) observer?.cache('miss');
+    const message = buildUserMessage(text, label, { index, count }).content;
+    try {
+      const outcome = await withRetry(
+        async () => {
+          const started = performance.now();
+          try {
+            const result = await assessor.assess(message, call.signal);
+            observer?.request(result.kind === 'refusal' ? 'refusal' : 'ok', (performance.now() - started) / 1000);
+            return result;
+          } catch (err) {
+            const kind = err instanceof ClassifierCallError ? err.kind : 'error';
+            observer?.request(kind, (performance.now() - started) / 1000);
+            throw err;
+          }
+        },
+        {
+          ...options.retry,
+          onRateLimit: call.onRateLimit ?? 'throw',
+          signal: call.signal,
+          ...(observer?.retry ? { onRetry: observer.retry } : {}),
+        },
+      );
+      await options.cache?.set(key, outcome);
+      return { ok: true, outcome, cached: false };
+    } catch (err) {
+      if (err instanceof RateLimitedError) throw err;
+      if (err instanceof ClassifierCallError) {
+        if (err.kind === 'aborted') throw err;
+        return { ok: false, reason: err.degradedReason, message: err.message };
+      }
+      throw err;
+    }
+  }
+
+  return {
+    model,
+    async classify(text, label, call = {}) {
+      if (!options.enabled) return degraded('classifier_disabled', 'the classifier is disabled in the configuration');
+      const assessor = options.assessor;
+      if (!assessor) return degraded('no_api_key', 'no Anthropic API key is configured; the text was not classified');
+
+      const { windows, needed } = splitWindows(
+        text,
+        options.windowChars,
+        options.windowOverlapChars,
+        options.maxWindows,
+      );
+      const results = await mapLimit(windows, options.windowConcurrency, (w, i) =>
+        assessWindow(assessor, w, label, i, needed, call),
+      );
+
+      const assessments: Assessment[] = [];
+      let refusal = false;
+      const notes: string[] = [];
+      let reason: DegradedReason | undefined;
+      for (const [i, r] of results.entries()) {
+        if (!r.ok) {
+          reason ??= r.reason;
+          notes.push(`window ${i + 1}: ${r.message}`);
+        } else if (r.outcome.kind === 'refusal') {
+          refusal = true;
+        } else {
+          assessments.push(r.outcome.assessment);
+        }
+      }
+      if (needed > windows.length) {
+        reason ??= 'text_too_long';
+        notes.push(`only ${windows.length} of ${needed} windows were classified (classifier_max_windows)`);
+      }
+
+      const merged = assessments.length > 0 ? mergeAssessments(assessments) : undefined;
+      let action = merged ? decideAction(merged, policy) : 'allow';
+      const categories = merged ? flaggedCategories(merged) : [];
+      const rationales = merged ? [merged.rationale] : [];
+      if (refusal) {
+        // A refusal is a flag, not a "none": the model would not look at it.
+        action = mostSevere(action, 'quarantine');
+        rationales.push('the classifier refused to assess (part of) this text');
+      }
+      if (reason !== undefined) {
+        observer?.degraded(reason);
+        action = mostSevere(action, policy.onError === 'allow' ? 'allow' : 'quarantine');
+        rationales.push(...notes);
+      }
+      return {
+        ...base,
+        action,
+        categories:
+          categories.length > 0
+            ? categories
+            : refusal || (reason !== undefined && policy.onError !== 'allow')
+              ? []
+              : ['none'],
+        confidence: merged?.confidence ?? (refusal ? 1 : 0),
+        rationale: rationales.join('\n'),
+        degraded: reason !== undefined,
+        ...(reason !== undefined ? { reason } : {}),
+        refusal,
+        windows: windows.length,
+        windowed: windows.length > 1,
+        cached: results.every((r) => r.ok && r.cached),
+      };
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * Reads the configuration once: a TOML file (optional), then the environment
+ * overrides, then validation. A wrong value stops start-up with a message that
+ * names the key and the expected form. The environment is passed in: nothing
+ * below the composition root reads process.env.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { parse as parseToml, TomlError } from 'smol-toml';
+import type { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { ConfigSchema, type Config } from './schema.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The file read when neither --config nor COSCI_SAFETY_CONFIG names one. */
+export const DEFAULT_CONFIG_FILE = 'cosci-safety.toml';
+
+export interface LoadOptions {
+  /** A path given on the command line; takes precedence over COSCI_SAFETY_CONFIG. */
+  file?: string | undefined;
+  env: Env;
+  /** Values that override the file (command-line flags), in the file's shape. */
+  overrides?: Record<string, Record<string, unknown>>;
+}
+
+/** One line per problem: `safety.classifier_on_error: expected one of "quarantine"|"allow"`. */
+export function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const key = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
+      if (issue.code === 'unrecognized_keys') {
+        return issue.keys.map((k) => `${[...issue.path, k].join('.')}: unknown key`).join('\n');
+      }
+      return `${key}: ${issue.message}`;
+    })
+    .join('\n');
+}
+
+function readToml(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`config file ${path}: ${(err as Error).message}`, 'CONFIG_NOT_FOUND');
+  }
+  try {
+    return parseToml(text) as Record<string, unknown>;
+  } catch (err) {
+    const where = err instanceof TomlError ? ` (line ${err.line}, column ${err.column})` : '';
+    throw new ConfigError(`config file ${path}: invalid TOML${where}: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+function section(raw: Record<string, unknown>, name: string): Record<string, unknown> {
+  const value = raw[name];
+  if (value === undefined) return (raw[name] = {});
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ConfigError(`${name}: expected a table ([${name}])`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Loads, merges and validates the configuration. */
+export function loadConfig(options: LoadOptions): { config: Config; file: string | undefined } {
+  const { env } = options;
+  const file =
+    options.file ?? env.COSCI_SAFETY_CONFIG ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+  const raw: Record<string, unknown> = file === undefined ? {} : readToml(file);
+
+  if (env.REDIS_URL) section(raw, 'redis').url = env.REDIS_URL;
+  if (env.ANTHROPIC_API_KEY) section(raw, 'anthropic').api_key = env.ANTHROPIC_API_KEY;
+  if (env.ANTHROPIC_BASE_URL) section(raw, 'anthropic').base_url = env.ANTHROPIC_BASE_URL;
+  for (const [name, values] of Object.entries(options.overrides ?? {})) {
+    Object.assign(section(raw, name), values);
+  }
+
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(`invalid configuration${file ? ` in ${file}` : ''}:\n${formatIssues(parsed.error)}`);
+  }
+  return { config: parsed.data, file };
+}

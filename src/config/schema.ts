@@ -1,0 +1,148 @@
+/**
+ * The configuration, as a zod schema: TOML keys in snake_case, every default
+ * in one place. Parsed and validated once at start-up (see load.ts).
+ */
+import { z } from 'zod';
+import { CATEGORIES } from '../safety/classification/categories.js';
+
+const category = z.enum(CATEGORIES);
+const positiveInt = z.number().int().positive();
+
+export const QUEUE_NAMES = ['hypothesis.saved', 'goal.submitted'] as const;
+
+export const RedisConfigSchema = z
+  .strictObject({
+    /** Redis URL; the REDIS_URL environment variable overrides it. */
+    url: z.string().default('redis://127.0.0.1:6379'),
+    /** BullMQ's key prefix; BullMQ's own default, so any BullMQ client publishes with no setting. */
+    prefix: z.string().min(1).default('bull'),
+    /** Prefix of the service's own keys (verdicts, cache, event dedupe). Use a hash tag such as `{cosci}` on Redis Cluster. */
+    key_prefix: z.string().min(1).default('cosci'),
+    /** The Redis Stream events go to. */
+    events_stream: z.string().min(1).default('cosci:events'),
+    /** Approximate cap on the stream's length (XADD MAXLEN ~); 0 for none. */
+    events_max_len: z.number().int().nonnegative().default(1_000_000),
+    /** How long an emitted event's id is remembered, so a re-run job never emits it twice. */
+    event_dedupe_ttl_seconds: positiveInt.default(30 * 24 * 3600),
+  })
+  .prefault({});
+
+export const WorkerConfigSchema = z
+  .strictObject({
+    /** The queues this process works on. */
+    queues: z
+      .array(z.enum(QUEUE_NAMES))
+      .min(1)
+      .default([...QUEUE_NAMES]),
+    /** Jobs in flight at once, per queue. */
+    concurrency: positiveInt.default(16),
+    /** Bound on shutdown: after it, in-flight calls are aborted and their jobs go back to the queue. */
+    shutdown_timeout_ms: positiveInt.default(20_000),
+    /** BullMQ lock duration; a job whose worker stops renewing it is taken over after it. */
+    lock_duration_ms: positiveInt.default(30_000),
+    /** BullMQ's stalled-job check interval. */
+    stalled_interval_ms: positiveInt.default(30_000),
+    /** Completed jobs kept for inspection (count). */
+    keep_completed: z.number().int().nonnegative().default(10_000),
+    /** Failed jobs kept for inspection (count). */
+    keep_failed: z.number().int().nonnegative().default(100_000),
+    /** Optional rate limit on jobs started per duration, shared by all workers of a queue. */
+    rate_limit_max: positiveInt.optional(),
+    rate_limit_duration_ms: positiveInt.default(1000),
+  })
+  .prefault({});
+
+export const MetricsConfigSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true),
+    host: z.string().default('0.0.0.0'),
+    /** Port of /metrics, /healthz and /readyz; 0 picks a free one. */
+    port: z.number().int().min(0).max(65535).default(9464),
+    /** Export queue-depth gauges from this process (set it on one process per cluster). */
+    queue_depth: z.boolean().default(true),
+  })
+  .prefault({});
+
+export const SafetyConfigSchema = z
+  .strictObject({
+    enable_classifier: z.boolean().default(true),
+    classifier_block_categories: z.array(category).default(['cbrn', 'csam', 'weapons', 'illicit_synthesis']),
+    classifier_warn_categories: z.array(category).default(['dual_use_bio']),
+    /** A warn-list category at or above this confidence quarantines instead of warning. */
+    classifier_quarantine_threshold: z.number().min(0).max(1).default(0.6),
+    /** The action of a degraded verdict (classifier unreachable, no key): fail closed by default. */
+    classifier_on_error: z.enum(['quarantine', 'allow']).default('quarantine'),
+    /** Characters per classification window. */
+    classifier_window_chars: z.number().int().min(500).default(8000),
+    /** Characters shared by neighbouring windows, so a passage cut by a window edge is seen whole in one. */
+    classifier_window_overlap_chars: z.number().int().nonnegative().default(400),
+    /** Windows per text at most; longer text is classified in part and the verdict is degraded. */
+    classifier_max_windows: positiveInt.default(16),
+    /** Lifetime of a cached assessment. */
+    classifier_cache_ttl_seconds: positiveInt.default(7 * 24 * 3600),
+  })
+  .prefault({})
+  .check((ctx) => {
+    const both = ctx.value.classifier_block_categories.filter((c) => ctx.value.classifier_warn_categories.includes(c));
+    if (both.length > 0) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        path: ['classifier_warn_categories'],
+        message: `a category cannot be in both the block and the warn list: ${both.join(', ')}`,
+      });
+    }
+    if (ctx.value.classifier_window_overlap_chars >= ctx.value.classifier_window_chars / 2) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        path: ['classifier_window_overlap_chars'],
+        message: 'must be less than half of classifier_window_chars',
+      });
+    }
+  });
+
+export const ModelsConfigSchema = z
+  .strictObject({
+    classifier: z.string().min(1).default('claude-haiku-4-5-20251001'),
+  })
+  .prefault({});
+
+export const AnthropicConfigSchema = z
+  .strictObject({
+    /** Prefer the ANTHROPIC_API_KEY environment variable; a key here is read the same way. */
+    api_key: z.string().min(1).optional(),
+    /** ANTHROPIC_BASE_URL overrides it. */
+    base_url: z.url().optional(),
+    /** Timeout of one request. */
+    timeout_ms: positiveInt.default(30_000),
+    /** Retries of one window after a 5xx, 529, timeout, lost connection or malformed output. */
+    max_retries: z.number().int().min(0).max(10).default(3),
+    retry_base_delay_ms: positiveInt.default(500),
+    retry_max_delay_ms: positiveInt.default(10_000),
+    /** Windows of one text classified at once. */
+    window_concurrency: positiveInt.default(4),
+    max_tokens: positiveInt.default(1024),
+  })
+  .prefault({});
+
+export const LoggingConfigSchema = z
+  .strictObject({
+    level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** `auto`: pretty on a terminal, JSON otherwise. */
+    format: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  })
+  .prefault({});
+
+export const ConfigSchema = z.strictObject({
+  redis: RedisConfigSchema,
+  worker: WorkerConfigSchema,
+  metrics: MetricsConfigSchema,
+  safety: SafetyConfigSchema,
+  models: ModelsConfigSchema,
+  anthropic: AnthropicConfigSchema,
+  logging: LoggingConfigSchema,
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type QueueName = (typeof QUEUE_NAMES)[number];

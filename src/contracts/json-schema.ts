@@ -1,0 +1,21 @@
+/**
+ * JSON Schema documents generated from the zod schemas, for publishers and
+ * consumers in other languages. schemas/ holds them; a test keeps it current.
+ */
+import { z } from 'zod';
+import { EVENT_SCHEMAS } from './events.js';
+import { PAYLOAD_SCHEMAS } from './payloads.js';
+
+export function jsonSchemas(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [queue, schema] of Object.entries(PAYLOAD_SCHEMAS)) {
+    out[`payload.${queue}.json`] = { title: `${queue} job payload`, ...z.toJSONSchema(schema, { io: 'input' }) };
+  }
+  for (const [type, schema] of Object.entries(EVENT_SCHEMAS)) {
+    out[`event.${type}.json`] = {
+      title: `${type} event data (the JSON of the entry's data field)`,
+      ...z.toJSONSchema(schema),
+    };
+  }
+  return out;
+}

@@ -1,0 +1,61 @@
+/**
+ * Job payloads, as zod schemas: the contract with every publisher, in any
+ * language (docs/contract.md; JSON Schema files in schemas/). One map from
+ * queue name to payload type, so a publisher and a processor cannot disagree.
+ */
+import { z } from 'zod';
+
+/** Ids are bounded and printable: they appear in keys, job ids and logs. */
+const Id = z
+  .string()
+  .min(1)
+  .max(256)
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
+  .regex(/^[^\s\u0000-\u001f\u007f]+$/, 'must not contain whitespace or control characters');
+
+/** Text is bounded so that a hostile job cannot exhaust memory; windows cover all of it. */
+export const MAX_TEXT_CHARS = 1_000_000;
+
+export const HypothesisSavedSchema = z.object({
+  hypothesisId: Id,
+  text: z.string().max(MAX_TEXT_CHARS),
+  title: z.string().max(2000).optional(),
+  goalId: Id.optional(),
+  runId: Id.optional(),
+  agent: z.string().max(256).optional(),
+  revision: z.number().int().nonnegative().default(0),
+  savedAt: z.iso.datetime({ offset: true }).optional(),
+});
+export type HypothesisSaved = z.infer<typeof HypothesisSavedSchema>;
+export type HypothesisSavedInput = z.input<typeof HypothesisSavedSchema>;
+
+export const GoalSubmittedSchema = z.object({
+  goalId: Id,
+  text: z.string().max(MAX_TEXT_CHARS),
+  runId: Id.optional(),
+});
+export type GoalSubmitted = z.infer<typeof GoalSubmittedSchema>;
+export type GoalSubmittedInput = z.input<typeof GoalSubmittedSchema>;
+
+export const PAYLOAD_SCHEMAS = {
+  'hypothesis.saved': HypothesisSavedSchema,
+  'goal.submitted': GoalSubmittedSchema,
+} as const;
+
+export type PayloadOf = {
+  'hypothesis.saved': HypothesisSaved;
+  'goal.submitted': GoalSubmitted;
+};
+
+/**
+ * Deterministic job ids, so publishing the same hypothesis revision (or goal)
+ * twice makes one job. BullMQ forbids `:` in custom ids; percent-encoding the
+ * id keeps them readable and unambiguous.
+ */
+export function hypothesisJobId(hypothesisId: string, revision: number): string {
+  return `hypothesis.${encodeURIComponent(hypothesisId)}.r${revision}`;
+}
+
+export function goalJobId(goalId: string): string {
+  return `goal.${encodeURIComponent(goalId)}`;
+}

@@ -1,0 +1,66 @@
+/**
+ * The worker's HTTP endpoint: /metrics (Prometheus), /healthz (the process
+ * answers) and /readyz (Redis reachable and the workers running).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
+
+export interface HttpServerOptions {
+  host: string;
+  port: number;
+  registry: Registry;
+  /** Resolves to a list of problems; empty when ready. */
+  readiness: () => Promise<string[]>;
+  /** Refreshes gauges read at scrape time (queue depth). */
+  beforeScrape?: () => Promise<void>;
+}
+
+export interface RunningHttpServer {
+  server: Server;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const send = (status: number, body: string, type = 'text/plain; charset=utf-8') => {
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+      res.end(body);
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n');
+    if (path === '/healthz') return send(200, 'ok\n');
+    if (path === '/readyz') {
+      options.readiness().then(
+        (problems) => (problems.length === 0 ? send(200, 'ready\n') : send(503, `not ready: ${problems.join('; ')}\n`)),
+        (err: unknown) => send(503, `not ready: ${String(err)}\n`),
+      );
+      return;
+    }
+    if (path === '/metrics') {
+      (options.beforeScrape?.() ?? Promise.resolve())
+        .catch(() => undefined)
+        .then(() => options.registry.metrics())
+        .then(
+          (body) => send(200, body, options.registry.contentType),
+          (err: unknown) => send(500, `metrics failed: ${String(err)}\n`),
+        );
+      return;
+    }
+    send(404, 'not found\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

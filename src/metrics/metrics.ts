@@ -1,0 +1,91 @@
+/**
+ * The service's metrics, on a registry of its own. Names follow Prometheus
+ * practice: a `cosci_safety_` prefix, base units, `_total` only on counters,
+ * and no unbounded label (never a job or hypothesis id).
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface Metrics {
+  registry: Registry;
+  jobs: Counter<'queue' | 'outcome'>;
+  jobDuration: Histogram<'queue'>;
+  classifications: Counter<'target' | 'action'>;
+  classifierRequests: Counter<'outcome'>;
+  classifierRequestDuration: Histogram<'outcome'>;
+  classifierDegraded: Counter<'reason'>;
+  classifierCache: Counter<'result'>;
+  events: Counter<'type'>;
+  queueJobs: Gauge<'queue' | 'state'>;
+  quotingNeutralised: Counter<'what'>;
+}
+
+export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'cosci_safety_' });
+  const registers = [registry];
+  return {
+    registry,
+    jobs: new Counter({
+      name: 'cosci_safety_jobs_total',
+      help: 'Jobs finished, by queue and outcome (completed, failed, rate_limited, requeued).',
+      labelNames: ['queue', 'outcome'],
+      registers,
+    }),
+    jobDuration: new Histogram({
+      name: 'cosci_safety_job_duration_seconds',
+      help: 'Time from a job being taken to it finishing.',
+      labelNames: ['queue'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
+    }),
+    classifications: new Counter({
+      name: 'cosci_safety_classifications_total',
+      help: 'Verdicts reached, by target (hypothesis, goal) and action.',
+      labelNames: ['target', 'action'],
+      registers,
+    }),
+    classifierRequests: new Counter({
+      name: 'cosci_safety_classifier_requests_total',
+      help: 'Requests to the classifier model, by outcome (ok, refusal, rate_limited, overloaded, server_error, timeout, ...).',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    classifierRequestDuration: new Histogram({
+      name: 'cosci_safety_classifier_request_duration_seconds',
+      help: 'Duration of one classifier request.',
+      labelNames: ['outcome'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
+      registers,
+    }),
+    classifierDegraded: new Counter({
+      name: 'cosci_safety_classifier_degraded_total',
+      help: 'Degraded verdicts (not a clean classification), by reason.',
+      labelNames: ['reason'],
+      registers,
+    }),
+    classifierCache: new Counter({
+      name: 'cosci_safety_classifier_cache_total',
+      help: 'Assessment cache lookups, by result (hit, miss).',
+      labelNames: ['result'],
+      registers,
+    }),
+    events: new Counter({
+      name: 'cosci_safety_events_total',
+      help: 'Events appended to the stream, by type (duplicates suppressed are not counted).',
+      labelNames: ['type'],
+      registers,
+    }),
+    queueJobs: new Gauge({
+      name: 'cosci_safety_queue_jobs',
+      help: 'Jobs in each queue by state, read from Redis at scrape time.',
+      labelNames: ['queue', 'state'],
+      registers,
+    }),
+    quotingNeutralised: new Counter({
+      name: 'cosci_safety_quoting_neutralised_total',
+      help: 'What the quoting layer neutralised in classified text (tags, invisible, prefixes).',
+      labelNames: ['what'],
+      registers,
+    }),
+  };
+}

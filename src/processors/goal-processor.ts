@@ -1,0 +1,61 @@
+/**
+ * The processor of `goal.submitted`: a blocking check at goal-parse time. The
+ * publisher may wait for the verdict (the job's return value).
+ */
+import type { Job } from 'bullmq';
+import type { GoalEventData } from '../contracts/events.js';
+import { GoalSubmittedSchema } from '../contracts/payloads.js';
+import type { Verdict } from '../safety/classification/verdict.js';
+import { guardClassification, parsePayload } from './classify-job.js';
+import { eventDigest, type ProcessorDeps } from './hypothesis-processor.js';
+
+export interface GoalResult {
+  goalId: string;
+  verdict: Verdict;
+}
+
+export function createGoalProcessor(deps: ProcessorDeps) {
+  return async (job: Job, token?: string): Promise<GoalResult> => {
+    const p = parsePayload(GoalSubmittedSchema, 'goal.submitted', job.data);
+    // A goal has no revision: the digest of its text stands for one.
+    const version = eventDigest(p.text);
+    let verdict = await deps.store.getRevision('goal', p.goalId, version);
+    if (!verdict) {
+      const fresh = await guardClassification(job, token, deps.control, () =>
+        deps.classifier.classify(p.text, 'research goal', { signal: deps.signal, onRateLimit: 'throw' }),
+      );
+      verdict = await deps.store.record('goal', p.goalId, version, fresh);
+      deps.metrics?.classifications.inc({ target: 'goal', action: verdict.action });
+    }
+    const data: GoalEventData = {
+      goalId: p.goalId,
+      action: verdict.action,
+      categories: verdict.categories,
+      confidence: verdict.confidence,
+      rationale: verdict.rationale,
+      degraded: verdict.degraded,
+      ...(verdict.reason ? { reason: verdict.reason } : {}),
+      model: verdict.model,
+      refusal: verdict.refusal,
+      windowed: verdict.windowed,
+      ...(p.runId ? { runId: p.runId } : {}),
+    };
+    const id = (type: string) => `${type}/${encodeURIComponent(p.goalId)}/${version}`;
+    await deps.emitter.emit('goal_assessed', id('goal_assessed'), data);
+    if (verdict.action === 'block') await deps.emitter.emit('goal_blocked', id('goal_blocked'), data);
+    if (verdict.degraded && verdict.reason) {
+      await deps.emitter.emit('classifier_degraded', id('classifier_degraded'), {
+        target: 'goal',
+        id: p.goalId,
+        reason: verdict.reason,
+        action: verdict.action,
+        model: verdict.model,
+      });
+      deps.logger.warn(
+        { goalId: p.goalId, reason: verdict.reason, action: verdict.action },
+        'degraded verdict: goal was not cleanly classified',
+      );
+    }
+    return { goalId: p.goalId, verdict };
+  };
+}

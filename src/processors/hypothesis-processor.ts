@@ -1,0 +1,95 @@
+/**
+ * The processor of `hypothesis.saved`: classify the hypothesis (or reuse the
+ * verdict its revision already has), keep the verdict, emit its events.
+ */
+import { createHash } from 'node:crypto';
+import type { Job } from 'bullmq';
+import type { Logger } from 'pino';
+import type { Classifier } from '../classifier/classifier.js';
+import { HYPOTHESIS_ACTION_EVENTS, type HypothesisEventData } from '../contracts/events.js';
+import { HypothesisSavedSchema, type HypothesisSaved } from '../contracts/payloads.js';
+import type { EventEmitter } from '../events/emitter.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { Verdict } from '../safety/classification/verdict.js';
+import type { VerdictStore } from '../store/verdict-store.js';
+import { guardClassification, parsePayload, type JobControl } from './classify-job.js';
+
+export interface ProcessorDeps {
+  classifier: Classifier;
+  store: VerdictStore;
+  emitter: EventEmitter;
+  metrics?: Metrics | undefined;
+  logger: Logger;
+  control: JobControl;
+  /** Aborted at shutdown, after the grace period. */
+  signal?: AbortSignal | undefined;
+}
+
+export interface HypothesisResult {
+  hypothesisId: string;
+  revision: number;
+  verdict: Verdict;
+}
+
+/** The text the classifier sees: the title, when there is one, then the hypothesis. */
+export function hypothesisText(p: HypothesisSaved): string {
+  return p.title ? `${p.title}\n\n${p.text}` : p.text;
+}
+
+/** Event ids name the event, the subject and its revision: the same for every run of the job. */
+export function hypothesisEventId(type: string, hypothesisId: string, revision: number): string {
+  return `${type}/${encodeURIComponent(hypothesisId)}/r${revision}`;
+}
+
+export function eventDigest(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+export function createHypothesisProcessor(deps: ProcessorDeps) {
+  return async (job: Job, token?: string): Promise<HypothesisResult> => {
+    const p = parsePayload(HypothesisSavedSchema, 'hypothesis.saved', job.data);
+    let verdict = await deps.store.getRevision('hypothesis', p.hypothesisId, p.revision);
+    if (!verdict) {
+      const fresh = await guardClassification(job, token, deps.control, () =>
+        deps.classifier.classify(hypothesisText(p), 'hypothesis', { signal: deps.signal, onRateLimit: 'throw' }),
+      );
+      verdict = await deps.store.record('hypothesis', p.hypothesisId, p.revision, fresh);
+      deps.metrics?.classifications.inc({ target: 'hypothesis', action: verdict.action });
+    }
+
+    const data: HypothesisEventData = {
+      hypothesisId: p.hypothesisId,
+      revision: p.revision,
+      action: verdict.action,
+      categories: verdict.categories,
+      confidence: verdict.confidence,
+      rationale: verdict.rationale,
+      degraded: verdict.degraded,
+      ...(verdict.reason ? { reason: verdict.reason } : {}),
+      model: verdict.model,
+      refusal: verdict.refusal,
+      windowed: verdict.windowed,
+      ...(p.goalId ? { goalId: p.goalId } : {}),
+      ...(p.runId ? { runId: p.runId } : {}),
+    };
+    const id = (type: string) => hypothesisEventId(type, p.hypothesisId, p.revision);
+    await deps.emitter.emit('hypothesis_assessed', id('hypothesis_assessed'), data);
+    const specific = HYPOTHESIS_ACTION_EVENTS[verdict.action];
+    if (specific) await deps.emitter.emit(specific, id(specific), data);
+    if (verdict.degraded && verdict.reason) {
+      await deps.emitter.emit('classifier_degraded', id('classifier_degraded'), {
+        target: 'hypothesis',
+        id: p.hypothesisId,
+        revision: p.revision,
+        reason: verdict.reason,
+        action: verdict.action,
+        model: verdict.model,
+      });
+      deps.logger.warn(
+        { hypothesisId: p.hypothesisId, revision: p.revision, reason: verdict.reason, action: verdict.action },
+        'degraded verdict: hypothesis was not cleanly classified',
+      );
+    }
+    return { hypothesisId: p.hypothesisId, revision: p.revision, verdict };
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * The typed publisher: validates a payload before adding it, and gives each
+ * job a deterministic id, so publishing the same hypothesis revision (or goal)
+ * twice makes one job. `submitGoal` can wait for the verdict, since goal-parse
+ * time is a blocking check.
+ */
+import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { z } from 'zod';
+import { formatIssues } from '../config/load.js';
+import {
+  GoalSubmittedSchema,
+  HypothesisSavedSchema,
+  goalJobId,
+  hypothesisJobId,
+  type GoalSubmittedInput,
+  type HypothesisSavedInput,
+} from '../contracts/payloads.js';
+import { CosciError, PayloadError } from '../errors.js';
+import type { GoalResult } from '../processors/goal-processor.js';
+import type { QueueName } from '../config/schema.js';
+
+/** Job options every publisher should use; other languages: see docs/contract.md. */
+export const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  // Retries cover infrastructure failures (a Redis blip while emitting);
+  // the classifier's own retries happen inside one attempt.
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 1000 },
+};
+
+export interface PublisherOptions {
+  connection: Redis;
+  /** BullMQ key prefix. @defaultValue 'bull' */
+  prefix?: string;
+  /** A connection factory for the QueueEvents that waiting needs (a blocking one). */
+  blockingConnection?: () => Redis;
+}
+
+export interface Published {
+  jobId: string;
+  /** False when a job with this id already existed (a duplicate publish). */
+  created: boolean;
+}
+
+function validate<S extends z.ZodType>(schema: S, queue: QueueName, payload: unknown): z.infer<S> {
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => i.path.join('.') || '(payload)');
+    throw new PayloadError(`invalid ${queue} payload: ${formatIssues(parsed.error).replace(/\n/g, '; ')}`, fields);
+  }
+  return parsed.data;
+}
+
+export class Publisher {
+  private readonly queues = new Map<QueueName, Queue>();
+  private goalEvents: QueueEvents | undefined;
+  private eventsConnection: Redis | undefined;
+  private readonly prefix: string;
+
+  constructor(private readonly options: PublisherOptions) {
+    this.prefix = options.prefix ?? 'bull';
+  }
+
+  queue(name: QueueName): Queue {
+    let q = this.queues.get(name);
+    if (!q) {
+      q = new Queue(name, { connection: this.options.connection as ConnectionOptions, prefix: this.prefix });
+      this.queues.set(name, q);
+    }
+    return q;
+  }
+
+  private async add(name: QueueName, jobId: string, data: object): Promise<Published> {
+    const queue = this.queue(name);
+    let job;
+    try {
+      // Ask first only to report `created`; add with the same id is a no-op either way.
+      const existing = await queue.getJob(jobId);
+      if (existing) return { jobId, created: false };
+      job = await queue.add(name, data, { ...DEFAULT_JOB_OPTIONS, jobId });
+    } catch (err) {
+      throw new CosciError('PUBLISH_FAILED', `could not publish to ${name}: ${(err as Error).message}`, { cause: err });
+    }
+    return { jobId: job.id ?? jobId, created: true };
+  }
+
+  /** Publishes `hypothesis.saved`. */
+  async publishHypothesisSaved(payload: HypothesisSavedInput): Promise<Published> {
+    const p = validate(HypothesisSavedSchema, 'hypothesis.saved', payload);
+    return this.add('hypothesis.saved', hypothesisJobId(p.hypothesisId, p.revision), p);
+  }
+
+  /** Submits `goal.submitted`; with `wait`, resolves to the verdict. */
+  async submitGoal(
+    payload: GoalSubmittedInput,
+    options: { wait: true; timeoutMs?: number },
+  ): Promise<Published & GoalResult>;
+  async submitGoal(payload: GoalSubmittedInput, options?: { wait?: false }): Promise<Published>;
+  async submitGoal(
+    payload: GoalSubmittedInput,
+    options: { wait?: boolean; timeoutMs?: number } = {},
+  ): Promise<Published | (Published & GoalResult)> {
+    const p = validate(GoalSubmittedSchema, 'goal.submitted', payload);
+    const jobId = goalJobId(p.goalId);
+    if (!options.wait) return this.add('goal.submitted', jobId, p);
+    const events = await this.events();
+    const published = await this.add('goal.submitted', jobId, p);
+    const job = await this.queue('goal.submitted').getJob(jobId);
+    if (!job) throw new CosciError('PUBLISH_FAILED', `goal job ${jobId} vanished after publishing`);
+    try {
+      const result = (await job.waitUntilFinished(events, options.timeoutMs ?? 60_000)) as GoalResult;
+      return { ...published, ...result };
+    } catch (err) {
+      const message = (err as Error).message;
+      if (/timed out/i.test(message)) {
+        throw new CosciError(
+          'WAIT_TIMEOUT',
+          `no verdict for goal ${p.goalId} within ${options.timeoutMs ?? 60_000} ms; is a worker running?`,
+        );
+      }
+      throw new CosciError('PUBLISH_FAILED', `goal ${p.goalId} failed: ${message}`, { cause: err });
+    }
+  }
+
+  private async events(): Promise<QueueEvents> {
+    if (!this.goalEvents) {
+      const connection =
+        this.options.blockingConnection?.() ??
+        this.options.connection.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true });
+      this.eventsConnection = connection;
+      this.goalEvents = new QueueEvents('goal.submitted', {
+        connection: connection as ConnectionOptions,
+        prefix: this.prefix,
+      });
+      await this.goalEvents.waitUntilReady();
+    }
+    return this.goalEvents;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    await this.goalEvents?.close();
+    // BullMQ leaves connections it was given open; this one is ours.
+    this.eventsConnection?.disconnect();
+  }
+}

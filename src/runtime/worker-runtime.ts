@@ -1,0 +1,269 @@
+/**
+ * The composition root of the worker: config -> clients -> processors ->
+ * workers, plus the HTTP endpoint and graceful shutdown. Nothing else opens a
+ * Redis connection or builds the Anthropic client for the service.
+ */
+import { hostname } from 'node:os';
+import { Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { createAnthropicAssessor, createAnthropicClient } from '../classifier/anthropic-assessor.js';
+import { createRedisAssessmentCache } from '../classifier/assessment-cache.js';
+import { createClassifier, type Classifier } from '../classifier/classifier.js';
+import type { Config, QueueName } from '../config/schema.js';
+import { createEventEmitter } from '../events/emitter.js';
+import { startHttpServer, type RunningHttpServer } from '../http/server.js';
+import { redactUrl } from '../logging/logger.js';
+import { createMetrics, type Metrics } from '../metrics/metrics.js';
+import { createGoalProcessor } from '../processors/goal-processor.js';
+import { createHypothesisProcessor, type ProcessorDeps } from '../processors/hypothesis-processor.js';
+import { createBlockingConnection } from '../queues/connection.js';
+import { createVerdictStore } from '../store/verdict-store.js';
+
+export interface WorkerRuntime {
+  metrics: Metrics;
+  http: RunningHttpServer | undefined;
+  workers: Map<QueueName, Worker>;
+  /** Stops taking jobs, lets in-flight ones finish within the bound, then aborts them back to the queue. */
+  shutdown(reason?: string): Promise<void>;
+  readonly closed: Promise<void>;
+}
+
+const QUEUE_STATES = [
+  'waiting',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+  'failed',
+  'completed',
+  'paused',
+] as const;
+
+/** Builds the classifier from the configuration; shared by the worker and the one-off CLI. */
+export function buildClassifier(
+  config: Config,
+  deps: { logger: Logger; redis?: Redis; metrics?: Metrics },
+): Classifier {
+  const { anthropic, safety } = config;
+  const assessor = anthropic.api_key
+    ? createAnthropicAssessor({
+        client: createAnthropicClient({
+          apiKey: anthropic.api_key,
+          baseURL: anthropic.base_url,
+          timeoutMs: anthropic.timeout_ms,
+        }),
+        model: config.models.classifier,
+        maxTokens: anthropic.max_tokens,
+      })
+    : undefined;
+  const m = deps.metrics;
+  return createClassifier({
+    enabled: safety.enable_classifier,
+    assessor,
+    model: config.models.classifier,
+    cache: deps.redis
+      ? createRedisAssessmentCache(deps.redis, config.redis.key_prefix, safety.classifier_cache_ttl_seconds)
+      : undefined,
+    policy: {
+      blockCategories: safety.classifier_block_categories,
+      warnCategories: safety.classifier_warn_categories,
+      quarantineThreshold: safety.classifier_quarantine_threshold,
+      onError: safety.classifier_on_error,
+    },
+    windowChars: safety.classifier_window_chars,
+    windowOverlapChars: safety.classifier_window_overlap_chars,
+    maxWindows: safety.classifier_max_windows,
+    windowConcurrency: anthropic.window_concurrency,
+    retry: {
+      maxRetries: anthropic.max_retries,
+      baseDelayMs: anthropic.retry_base_delay_ms,
+      maxDelayMs: anthropic.retry_max_delay_ms,
+    },
+    observer: {
+      request(outcome, seconds) {
+        m?.classifierRequests.inc({ outcome });
+        m?.classifierRequestDuration.observe({ outcome }, seconds);
+      },
+      cache(result) {
+        m?.classifierCache.inc({ result });
+      },
+      degraded(reason) {
+        m?.classifierDegraded.inc({ reason });
+      },
+      retry(error, attempt, delayMs) {
+        deps.logger.info({ code: error.code, attempt, delayMs }, 'retrying classifier request');
+      },
+    },
+  });
+}
+
+export interface StartOptions {
+  config: Config;
+  logger: Logger;
+  /** Extra BullMQ worker options for tests (e.g. a short stalled interval). */
+  workerOverrides?: Partial<ConstructorParameters<typeof Worker>[2]>;
+}
+
+export async function startWorkerRuntime(options: StartOptions): Promise<WorkerRuntime> {
+  const { config, logger } = options;
+  const metrics = createMetrics();
+  const connections: Redis[] = [];
+  const connect = (role: string) => {
+    const c = createBlockingConnection(config.redis.url, { connectionName: `cosci-safety:${role}` });
+    c.on('error', (err) => logger.warn({ role, err: err.message }, 'redis connection error'));
+    connections.push(c);
+    return c;
+  };
+  const redis = connect('service');
+
+  if (!config.anthropic.api_key && config.safety.enable_classifier) {
+    logger.error(
+      { onError: config.safety.classifier_on_error },
+      `NO ANTHROPIC API KEY: nothing will be classified; every verdict is degraded (no_api_key) and its action is "${config.safety.classifier_on_error}". Set ANTHROPIC_API_KEY.`,
+    );
+  }
+  if (!config.safety.enable_classifier) {
+    logger.warn(
+      'the classifier is disabled (safety.enable_classifier = false): every verdict is degraded (classifier_disabled)',
+    );
+  }
+
+  const classifier = buildClassifier(config, { logger, redis, metrics });
+  const store = createVerdictStore(redis, config.redis.key_prefix);
+  const emitter = createEventEmitter({
+    redis,
+    stream: config.redis.events_stream,
+    dedupeTtlSeconds: config.redis.event_dedupe_ttl_seconds,
+    maxLen: config.redis.events_max_len,
+    onEmitted: (type) => metrics.events.inc({ type }),
+  });
+
+  const abort = new AbortController();
+  const workers = new Map<QueueName, Worker>();
+  const deps = (queue: QueueName): ProcessorDeps => ({
+    classifier,
+    store,
+    emitter,
+    metrics,
+    logger: logger.child({ queue }),
+    control: { worker: () => workers.get(queue) },
+    signal: abort.signal,
+  });
+  const processors: Record<QueueName, (job: Job, token?: string) => Promise<unknown>> = {
+    'hypothesis.saved': createHypothesisProcessor(deps('hypothesis.saved')),
+    'goal.submitted': createGoalProcessor(deps('goal.submitted')),
+  };
+
+  const { worker: w } = config;
+  for (const queue of w.queues) {
+    const worker = new Worker(queue, processors[queue], {
+      connection: connect(`worker:${queue}`) as ConnectionOptions,
+      prefix: config.redis.prefix,
+      // Recorded on each job as processedBy: which pod handled it.
+      name: `${hostname()}:${process.pid}`,
+      concurrency: w.concurrency,
+      lockDuration: w.lock_duration_ms,
+      stalledInterval: w.stalled_interval_ms,
+      removeOnComplete: { count: w.keep_completed },
+      removeOnFail: { count: w.keep_failed },
+      ...(w.rate_limit_max ? { limiter: { max: w.rate_limit_max, duration: w.rate_limit_duration_ms } } : {}),
+      autorun: false,
+      ...options.workerOverrides,
+    });
+    worker.on('completed', (job) => {
+      metrics.jobs.inc({ queue, outcome: 'completed' });
+      if (job.processedOn && job.finishedOn)
+        metrics.jobDuration.observe({ queue }, (job.finishedOn - job.processedOn) / 1000);
+    });
+    worker.on('failed', (job, err) => {
+      metrics.jobs.inc({ queue, outcome: 'failed' });
+      logger.error({ queue, jobId: job?.id, attemptsMade: job?.attemptsMade, err: err.message }, 'job failed');
+    });
+    worker.on('error', (err) => logger.error({ queue, err: err.message }, 'worker error'));
+    workers.set(queue, worker);
+  }
+
+  // Queue depth, read at scrape time from Redis.
+  const depthQueues = config.metrics.queue_depth
+    ? w.queues.map((q) => new Queue(q, { connection: redis as ConnectionOptions, prefix: config.redis.prefix }))
+    : [];
+  const refreshDepth = async () => {
+    for (const q of depthQueues) {
+      const counts = await q.getJobCounts(...QUEUE_STATES);
+      for (const state of QUEUE_STATES) metrics.queueJobs.set({ queue: q.name, state }, counts[state] ?? 0);
+    }
+  };
+
+  let stopping = false;
+  const readiness = async () => {
+    const problems: string[] = [];
+    if (stopping) problems.push('shutting down');
+    try {
+      await redis.ping();
+    } catch (err) {
+      problems.push(`redis: ${(err as Error).message}`);
+    }
+    if (redis.status !== 'ready') problems.push(`redis ${redis.status}`);
+    for (const [queue, worker] of workers) if (!worker.isRunning()) problems.push(`worker ${queue} not running`);
+    return problems;
+  };
+
+  const http = config.metrics.enabled
+    ? await startHttpServer({
+        host: config.metrics.host,
+        port: config.metrics.port,
+        registry: metrics.registry,
+        readiness,
+        beforeScrape: refreshDepth,
+      })
+    : undefined;
+
+  for (const [queue, worker] of workers) {
+    worker.run().catch((err: unknown) => logger.error({ queue, err: String(err) }, 'worker stopped'));
+  }
+  logger.info(
+    {
+      queues: w.queues,
+      concurrency: w.concurrency,
+      redis: redactUrl(config.redis.url),
+      prefix: config.redis.prefix,
+      stream: config.redis.events_stream,
+      model: config.models.classifier,
+      metricsPort: http?.port,
+    },
+    'worker started',
+  );
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((r) => (resolveClosed = r));
+  let shuttingDown: Promise<void> | undefined;
+
+  const shutdown = (reason = 'shutdown') => {
+    shuttingDown ??= (async () => {
+      stopping = true;
+      logger.info({ reason, timeoutMs: w.shutdown_timeout_ms }, 'shutting down: finishing jobs in flight');
+      const closing = Promise.all([...workers.values()].map((wk) => wk.close()));
+      const timer = setTimeout(() => {
+        logger.warn('shutdown bound reached: aborting jobs in flight; they return to the queue');
+        abort.abort();
+      }, w.shutdown_timeout_ms);
+      // Last resort: a job stuck on something that ignores the abort.
+      const force = setTimeout(() => {
+        logger.error('jobs still running after the abort: closing workers by force; their locks will expire');
+        void Promise.all([...workers.values()].map((wk) => wk.close(true)));
+      }, w.shutdown_timeout_ms + 5000);
+      await closing;
+      clearTimeout(timer);
+      clearTimeout(force);
+      await Promise.all(depthQueues.map((q) => q.close()));
+      await http?.close();
+      await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
+      logger.info('shut down');
+      resolveClosed();
+    })();
+    return shuttingDown;
+  };
+
+  return { metrics, http, workers, shutdown, closed };
+}

@@ -1,0 +1,111 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { ConfigError } from '../../src/errors.js';
+
+function file(text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cosci-config-'));
+  const path = join(dir, 'cosci-safety.toml');
+  writeFileSync(path, text);
+  return path;
+}
+
+function error(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (err) {
+    return err as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const { config } = loadConfig({ env: {}, file: file('') });
+    expect(config.safety).toMatchObject({
+      enable_classifier: true,
+      classifier_block_categories: ['cbrn', 'csam', 'weapons', 'illicit_synthesis'],
+      classifier_warn_categories: ['dual_use_bio'],
+      classifier_quarantine_threshold: 0.6,
+      classifier_on_error: 'quarantine',
+      classifier_window_chars: 8000,
+    });
+    expect(config.models.classifier).toBe('claude-haiku-4-5-20251001');
+    expect(config.redis.prefix).toBe('bull');
+    expect(config.redis.events_stream).toBe('cosci:events');
+    expect(config.metrics.port).toBe(9464);
+  });
+
+  it('reads the TOML file of the design', () => {
+    const { config } = loadConfig({
+      env: {},
+      file: file(`[safety]
+enable_classifier = true
+classifier_block_categories = ["cbrn", "csam"]
+classifier_warn_categories = ["dual_use_bio", "weapons"]
+[models]
+classifier = "claude-haiku-4-5-20251001"
+`),
+    });
+    expect(config.safety.classifier_block_categories).toEqual(['cbrn', 'csam']);
+    expect(config.safety.classifier_warn_categories).toEqual(['dual_use_bio', 'weapons']);
+  });
+
+  it('lets the environment override the file', () => {
+    const { config } = loadConfig({
+      env: {
+        REDIS_URL: 'redis://10.0.0.9:6380',
+        ANTHROPIC_API_KEY: 'sk-env',
+        ANTHROPIC_BASE_URL: 'http://127.0.0.1:1/',
+      },
+      file: file('[redis]\nurl = "redis://127.0.0.1:6379"\n[anthropic]\napi_key = "sk-file"\n'),
+    });
+    expect(config.redis.url).toBe('redis://10.0.0.9:6380');
+    expect(config.anthropic.api_key).toBe('sk-env');
+    expect(config.anthropic.base_url).toBe('http://127.0.0.1:1/');
+  });
+
+  it('names the key and the expected form of a wrong value', () => {
+    const e = error(() => loadConfig({ env: {}, file: file('[safety]\nclassifier_on_error = "ignore"\n') }));
+    expect(e).toBeInstanceOf(ConfigError);
+    expect(e.code).toBe('CONFIG_INVALID');
+    expect(e.message).toMatch(/safety\.classifier_on_error: .*"quarantine".*"allow"/);
+    expect(
+      error(() => loadConfig({ env: {}, file: file('[safety]\nclassifier_quarantine_threshold = 1.5\n') })).message,
+    ).toMatch(/safety\.classifier_quarantine_threshold: .*1/);
+    expect(
+      error(() => loadConfig({ env: {}, file: file('[safety]\nclassifier_warn_categories = ["bio"]\n') })).message,
+    ).toMatch(/safety\.classifier_warn_categories\.0: /);
+    expect(error(() => loadConfig({ env: {}, file: file('[safety]\nenable_clasifier = true\n') })).message).toContain(
+      'safety.enable_clasifier: unknown key',
+    );
+    expect(
+      error(() =>
+        loadConfig({
+          env: {},
+          file: file('[safety]\nclassifier_block_categories = ["cbrn"]\nclassifier_warn_categories = ["cbrn"]\n'),
+        }),
+      ).message,
+    ).toContain('both the block and the warn list: cbrn');
+  });
+
+  it('reports invalid TOML with its line and a missing file with its path', () => {
+    expect(error(() => loadConfig({ env: {}, file: file('[safety\n') })).message).toMatch(/invalid TOML \(line 1/);
+    const missing = error(() => loadConfig({ env: {}, file: '/nonexistent/cosci.toml' }));
+    expect(missing.code).toBe('CONFIG_NOT_FOUND');
+    expect(missing.message).toContain('/nonexistent/cosci.toml');
+  });
+});
+
+describe('cosci-safety.example.toml', () => {
+  it('parses, and its values are the defaults', () => {
+    const fromExample = loadConfig({
+      env: {},
+      file: new URL('../../cosci-safety.example.toml', import.meta.url).pathname,
+    }).config;
+    const defaults = loadConfig({ env: {}, file: file('') }).config;
+    expect(fromExample).toEqual(defaults);
+  });
+});

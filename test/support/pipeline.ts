@@ -1,0 +1,54 @@
+/** Starting the real worker runtime and a publisher against real Redis, and waiting for events. */
+import { Redis } from 'ioredis';
+import type { Config } from '../../src/config/schema.js';
+import { readEvents, type StreamEvent } from '../../src/events/reader.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { Publisher } from '../../src/queues/publisher.js';
+import { startWorkerRuntime, type StartOptions, type WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { deleteKeys, testRedis } from './redis.js';
+
+export interface Harness {
+  config: Config;
+  runtime: WorkerRuntime;
+  publisher: Publisher;
+  redis: Redis;
+  events(): Promise<StreamEvent[]>;
+  waitForEvents(predicate: (events: StreamEvent[]) => boolean, timeoutMs?: number): Promise<StreamEvent[]>;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(config: Config, overrides: Partial<StartOptions> = {}): Promise<Harness> {
+  const logger = createLogger({ level: 'silent', format: 'json', isTty: false });
+  const runtime = await startWorkerRuntime({ config, logger, ...overrides });
+  const redis = testRedis();
+  const connection = new Redis(config.redis.url, { maxRetriesPerRequest: 1 });
+  const publisher = new Publisher({ connection, prefix: config.redis.prefix });
+  const events = () => readEvents(redis, config.redis.events_stream, '-', 10_000);
+  return {
+    config,
+    runtime,
+    publisher,
+    redis,
+    events,
+    async waitForEvents(predicate, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const all = await events();
+        if (predicate(all)) return all;
+        if (Date.now() > deadline) {
+          throw new Error(
+            `events not seen within ${timeoutMs} ms; have: ${all.map((e) => `${e.type}:${e.eventId}`).join(', ')}`,
+          );
+        }
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+    async stop() {
+      await runtime.shutdown('test');
+      await publisher.close();
+      connection.disconnect();
+      await deleteKeys(redis, config.redis.prefix, config.redis.key_prefix);
+      redis.disconnect();
+    },
+  };
+}
