@@ -29,6 +29,9 @@ export interface WorkerRuntime {
   readonly closed: Promise<void>;
 }
 
+/** A limiter max that never binds (jobs per rate_limit_duration_ms). */
+const UNBOUND_RATE = 1_000_000_000;
+
 const QUEUE_STATES = [
   'waiting',
   'active',
@@ -167,7 +170,10 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
       stalledInterval: w.stalled_interval_ms,
       removeOnComplete: { count: w.keep_completed },
       removeOnFail: { count: w.keep_failed },
-      ...(w.rate_limit_max ? { limiter: { max: w.rate_limit_max, duration: w.rate_limit_duration_ms } } : {}),
+      // BullMQ honours worker.rateLimit() (our answer to a 429) only when a
+      // limiter is set; with no configured limit, one too high to bind.
+      // https://docs.bullmq.io/guide/rate-limiting#manual-rate-limit
+      limiter: { max: w.rate_limit_max ?? UNBOUND_RATE, duration: w.rate_limit_duration_ms },
       autorun: false,
       ...options.workerOverrides,
     });

@@ -49,7 +49,8 @@ describe('hypothesis pipeline', () => {
     ];
     for (const c of cases)
       await h.publisher.publishHypothesisSaved({ hypothesisId: c.id, text: c.text, revision: 2, runId: 'run-1' });
-    const events = await h.waitForEvents((e) => e.filter((x) => x.type === 'hypothesis_assessed').length === 4);
+    // 4 assessed, and one event for each action but allow.
+    const events = await h.waitForEvents((e) => e.length === 7);
     for (const c of cases) {
       const mine = events.filter((e) => (e.data as { hypothesisId: string }).hypothesisId === c.id);
       expect(types(mine)).toEqual(c.specific ? ['hypothesis_assessed', c.specific] : ['hypothesis_assessed']);
@@ -76,7 +77,7 @@ describe('hypothesis pipeline', () => {
     });
     await h.publisher.publishHypothesisSaved({ hypothesisId: 'a', text: '@@dual_use_bio@0.1@@' });
     await h.publisher.publishHypothesisSaved({ hypothesisId: 'b', text: '@@weapons@0.9@@' });
-    const events = await h.waitForEvents((e) => e.filter((x) => x.type === 'hypothesis_assessed').length === 2);
+    const events = await h.waitForEvents((e) => e.length === 4);
     expect(types(events).sort()).toEqual([
       'hypothesis_assessed',
       'hypothesis_assessed',
@@ -100,14 +101,13 @@ describe('hypothesis pipeline', () => {
     const second = await h.publisher.publishHypothesisSaved(payload);
     expect(first).toEqual({ jobId: 'hypothesis.dup.r1', created: true });
     expect(second).toEqual({ jobId: 'hypothesis.dup.r1', created: false });
-    await h.waitForEvents((e) => e.length === 2);
+    await h.waitForJob('hypothesis.saved', 'hypothesis.dup.r1');
 
     // Redelivery: the finished job is removed and the same payload comes again.
     const queue = h.publisher.queue('hypothesis.saved');
     await (await queue.getJob('hypothesis.dup.r1'))!.remove();
     expect((await h.publisher.publishHypothesisSaved(payload)).created).toBe(true);
-    const done = await queue.getJob('hypothesis.dup.r1');
-    await done!.waitUntilFinished(await eventsFor(h), 10_000);
+    await h.waitForJob('hypothesis.saved', 'hypothesis.dup.r1');
     const events = await h.events();
     expect(types(events)).toEqual(['hypothesis_assessed', 'hypothesis_quarantined']);
     // The re-run reused the stored verdict: one model call in all.
@@ -135,8 +135,8 @@ describe('hypothesis pipeline', () => {
     );
     await h.publisher.publishHypothesisSaved({ hypothesisId: 'good', text: 'fine' });
     await h.waitForEvents((e) => e.some((x) => (x.data as { hypothesisId?: string }).hypothesisId === 'good'));
+    await h.waitForJob('hypothesis.saved', bad.id!, 'failed');
     const failed = await queue.getJob(bad.id!);
-    expect(await failed!.getState()).toBe('failed');
     expect(failed!.failedReason).toMatch(/invalid hypothesis\.saved payload: text: .*; revision: /);
     expect(failed!.attemptsMade).toBe(1);
     expect(h.runtime.workers.get('hypothesis.saved')!.isRunning()).toBe(true);
@@ -152,6 +152,7 @@ describe('hypothesis pipeline', () => {
     expect(events[1]!.type).toBe('hypothesis_quarantined');
     expect(fake.requests).toHaveLength(2);
     expect(fake.requests[1]!.at - fake.requests[0]!.at).toBeGreaterThanOrEqual(950);
+    await h.waitForJob('hypothesis.saved', 'hypothesis.rl.r0');
     const job = await h.publisher.queue('hypothesis.saved').getJob('hypothesis.rl.r0');
     // One attempt in all: the one that succeeded (a spent attempt would make it 2).
     expect(job?.attemptsMade).toBe(1);
@@ -165,6 +166,7 @@ describe('hypothesis pipeline', () => {
     expect(types(events)).toEqual(['hypothesis_assessed', 'hypothesis_quarantined', 'classifier_degraded']);
     expect(events[0]!.data).toMatchObject({ degraded: true, reason: 'server_error', action: 'quarantine' });
     expect(fake.requests).toHaveLength(3);
+    await h.waitForJob('hypothesis.saved', 'hypothesis.down.r0');
     const metrics = await (await fetch(`http://127.0.0.1:${h.runtime.http!.port}/metrics`)).text();
     expect(metrics).toMatch(/cosci_safety_classifier_degraded_total\{reason="server_error"\} 1/);
     expect(metrics).toMatch(/cosci_safety_classifier_requests_total\{outcome="server_error"\} 3/);
@@ -192,7 +194,7 @@ describe('hypothesis pipeline', () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     await h.publisher.publishHypothesisSaved({ hypothesisId: 'm', text: 'x' });
-    await h.waitForEvents((e) => e.length === 1);
+    await h.waitForJob('hypothesis.saved', 'hypothesis.m.r0');
     const body = await (await fetch(`${base}/metrics`)).text();
     expect(body).toMatch(/cosci_safety_jobs_total\{queue="hypothesis.saved",outcome="completed"\} 1/);
     expect(body).toMatch(/cosci_safety_queue_jobs\{queue="hypothesis.saved",state="completed"\} 1/);
@@ -218,16 +220,4 @@ describe('goal pipeline', () => {
     expect(types(events)).toEqual(['goal_assessed', 'goal_assessed', 'goal_blocked']);
     expect(events[2]!.data).toMatchObject({ goalId: 'g2', action: 'block', categories: ['cbrn'] });
   });
-});
-
-async function eventsFor(h: Harness) {
-  const { QueueEvents } = await import('bullmq');
-  const qe = new QueueEvents('hypothesis.saved', { connection: h.redis.duplicate(), prefix: h.config.redis.prefix });
-  await qe.waitUntilReady();
-  harnessCleanup.push(() => qe.close());
-  return qe;
-}
-const harnessCleanup: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  await Promise.all(harnessCleanup.map((f) => f()));
 });

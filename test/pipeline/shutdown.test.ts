@@ -58,7 +58,7 @@ describe('graceful shutdown', () => {
     fake.setHandler(markerHandler);
     const next = await startHarness(config);
     await next.waitForEvents((e) => e.length === 1);
-    expect(await (await queue.getJob('hypothesis.stuck.r0'))!.getState()).toBe('completed');
+    await next.waitForJob('hypothesis.saved', 'hypothesis.stuck.r0');
     await queue.close();
     await next.stop();
     await h.stop();
@@ -118,6 +118,8 @@ format = "json"
       expect(eventIds).toHaveLength(50);
       expect(new Set(eventIds).size).toBe(50);
       const queue = publisher.queue('hypothesis.saved');
+      // Events are emitted just before a job is marked completed.
+      await until(async () => (await queue.getJobCountByTypes('completed')) === 40);
       const completed = await queue.getJobs(['completed'], 0, 100);
       expect(completed).toHaveLength(40);
       const by = new Set(completed.map((j) => j.processedBy));

@@ -14,6 +14,13 @@ export interface Harness {
   redis: Redis;
   events(): Promise<StreamEvent[]>;
   waitForEvents(predicate: (events: StreamEvent[]) => boolean, timeoutMs?: number): Promise<StreamEvent[]>;
+  /** Waits until the job is in `state` (events are emitted just before a job completes). */
+  waitForJob(
+    queue: 'hypothesis.saved' | 'goal.submitted',
+    jobId: string,
+    state?: string,
+    timeoutMs?: number,
+  ): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -41,6 +48,17 @@ export async function startHarness(config: Config, overrides: Partial<StartOptio
           );
         }
         await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+    async waitForJob(queue, jobId, state = 'completed', timeoutMs = 10_000) {
+      const q = publisher.queue(queue);
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const job = await q.getJob(jobId);
+        const now = job ? await job.getState() : 'missing';
+        if (now === state) return;
+        if (Date.now() > deadline) throw new Error(`job ${jobId} is ${now}, not ${state}, after ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 20));
       }
     },
     async stop() {
