@@ -1,0 +1,106 @@
+/** The publish, submit, events and classify commands, as a user runs them, against real Redis. */
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
+import { testConfig } from '../support/config.js';
+import { startHarness, type Harness } from '../support/pipeline.js';
+
+let fake: FakeAnthropic;
+let h: Harness;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  fake = await startFakeAnthropic(markerHandler);
+  h = await startHarness(testConfig(fake.url));
+  const { redis } = h.config;
+  // The commands read the same settings through a config file's worth of environment.
+  const { writeFileSync, mkdtempSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const file = join(mkdtempSync(join(tmpdir(), 'cosci-cli-')), 'cosci-safety.toml');
+  writeFileSync(
+    file,
+    `[redis]\nprefix = "${redis.prefix}"\nkey_prefix = "${redis.key_prefix}"\nevents_stream = "${redis.events_stream}"\n[logging]\nlevel = "warn"\nformat = "json"\n`,
+  );
+  env = {
+    ...(process.env as Record<string, string>),
+    COSCI_SAFETY_CONFIG: file,
+    REDIS_URL: redis.url,
+    ANTHROPIC_BASE_URL: fake.url,
+    ANTHROPIC_API_KEY: 'sk-cli-secret',
+  };
+});
+afterAll(async () => {
+  await h.stop();
+  await fake.close();
+});
+
+function cli(args: string[], input = '') {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    p.on('exit', (code) => resolve({ code, stdout, stderr }));
+    p.stdin.end(input);
+  });
+}
+
+describe('pipeline commands', () => {
+  it('publish hypothesis, then events tail shows its events; a second publish is a duplicate', async () => {
+    const payload = JSON.stringify({ hypothesisId: 'cli-1', text: 'Risky @@dual_use_bio@0.9@@', revision: 1 });
+    const first = await cli(['publish', 'hypothesis'], payload);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({ jobId: 'hypothesis.cli-1.r1', created: true });
+    expect(JSON.parse((await cli(['publish', 'hypothesis'], payload)).stdout).created).toBe(false);
+    await h.waitForEvents((e) => e.length === 2);
+    const tail = await cli(['events', 'tail', '--count', '5']);
+    expect(tail.code).toBe(0);
+    const lines = tail.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; data: { action: string } });
+    expect(lines.map((l) => l.type)).toEqual(['hypothesis_assessed', 'hypothesis_quarantined']);
+    expect(lines[0]!.data.action).toBe('quarantine');
+  });
+
+  it('publish hypothesis rejects a bad payload naming the field', async () => {
+    const r = await cli(['publish', 'hypothesis'], JSON.stringify({ hypothesisId: 'x' }));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/PAYLOAD_INVALID: invalid hypothesis\.saved payload: text: /);
+    const notJson = await cli(['publish', 'hypothesis'], '{oops');
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toContain('not valid JSON');
+  });
+
+  it('submit goal --wait prints the verdict and exits 3 when blocked', async () => {
+    const ok = await cli(['submit', 'goal', '--id', 'cli-g1', '--text', 'Study yeast metabolism', '--wait']);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ goalId: 'cli-g1', verdict: { action: 'allow' } });
+    const blocked = await cli(['submit', 'goal', '--id', 'cli-g2', '--text', 'Nerve agent @@cbrn@0.99@@', '--wait']);
+    expect(blocked.code).toBe(3);
+    expect(JSON.parse(blocked.stdout).verdict.action).toBe('block');
+  });
+
+  it('classify prints a verdict without Redis', async () => {
+    const r = await cli(['classify', '--label', 'hypothesis'], 'Gain of function @@dual_use_bio@0.7@@');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ action: 'quarantine', categories: ['dual_use_bio'], degraded: false });
+    expect(r.stderr).not.toContain('sk-cli-secret');
+  });
+
+  it('stops with a message naming the key when the configuration is wrong', async () => {
+    const saved = env.COSCI_SAFETY_CONFIG;
+    const { writeFileSync } = await import('node:fs');
+    const bad = `${saved}.bad.toml`;
+    writeFileSync(bad, '[safety]\nclassifier_quarantine_threshold = "high"\n');
+    env.COSCI_SAFETY_CONFIG = bad;
+    const r = await cli(['worker']);
+    env.COSCI_SAFETY_CONFIG = saved!;
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /CONFIG_INVALID: invalid configuration in .*\nsafety\.classifier_quarantine_threshold: .*number/,
+    );
+  });
+});
