@@ -66,9 +66,11 @@ const NAMED_REFS: Record<string, number> = {
 /**
  * One encoded character: a character reference (any number of `amp;` layers),
  * a percent escape of an ASCII bracket, slash or underscore, or a JS escape.
+ * One backslash only: the walk tries each backslash of a run in turn, so
+ * `\\u003c` still decodes at its last one, and a long run costs linear time.
  */
 const ESCAPE =
-  /&(?:amp;)*(?:#[xX]([0-9a-fA-F]{1,6});?|#([0-9]{1,7});?|([a-zA-Z]{2,20});?)|%(?:25)*(3[cCeEfF]|2[fF]|5[fF]|7[cC])|\\+(?:u\{?0*([0-9a-fA-F]{1,6})\}?|x([0-9a-fA-F]{2}))/y;
+  /&(?:amp;)*(?:#[xX]([0-9a-fA-F]{1,6});?|#([0-9]{1,7});?|([a-zA-Z]{2,20});?)|%(?:25)*(3[cCeEfF]|2[fF]|5[fF]|7[cC])|\\(?:u\{?0*([0-9a-fA-F]{1,6})\}?|x([0-9a-fA-F]{2}))/y;
 
 /** Named references that HTML decodes even without the `;` (`&ltfoo` reads `<foo`). */
 const LEGACY_REFS = ['AMP', 'LT', 'GT', 'QUOT', 'LAQUO', 'RAQUO', 'NBSP', 'SHY'];
@@ -93,30 +95,37 @@ function decodeEscape(m: RegExpExecArray): [cp: number, length: number] | undefi
   return undefined;
 }
 
-const foldCache = new Map<number, string>();
+// Folding is per code point and pure, so it is cached: an array for the BMP
+// (a Map lookup per character was a large share of the walk), a Map above it.
+const bmpCache: Array<string | undefined> = new Array<string | undefined>(0x10000);
+const astralCache = new Map<number, string>();
 
-/** The view of one code point: '' for invisible characters and marks. */
-export function foldCodePoint(cp: number): string {
-  const cached = foldCache.get(cp);
-  if (cached !== undefined) return cached;
+function computeFold(cp: number): string {
+  if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || isInvisibleCodePoint(cp)) return '';
   let out = '';
-  if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
-    out = '';
-  } else if (!isInvisibleCodePoint(cp)) {
-    for (const ch of String.fromCodePoint(cp).normalize('NFKD')) {
-      if (/\p{M}/u.test(ch)) continue;
-      const cpi = ch.codePointAt(0)!;
-      if (isInvisibleCodePoint(cpi)) continue;
-      out += foldChar(ch);
-    }
+  for (const ch of String.fromCodePoint(cp).normalize('NFKD')) {
+    if (/\p{M}/u.test(ch)) continue;
+    const cpi = ch.codePointAt(0)!;
+    if (isInvisibleCodePoint(cpi)) continue;
+    out += foldChar(ch);
   }
-  if (foldCache.size < 65536) foldCache.set(cp, out);
   return out;
 }
 
-const AMP = 0x26;
-const PERCENT = 0x25;
-const BACKSLASH = 0x5c;
+/** The view of one code point: '' for invisible characters and marks. */
+export function foldCodePoint(cp: number): string {
+  if (cp < 0x10000) {
+    let folded = bmpCache[cp];
+    if (folded === undefined) bmpCache[cp] = folded = computeFold(cp);
+    return folded;
+  }
+  let folded = astralCache.get(cp);
+  if (folded === undefined) {
+    folded = computeFold(cp);
+    if (astralCache.size < 65536) astralCache.set(cp, folded);
+  }
+  return folded;
+}
 
 /**
  * Decodes the escape (character reference, percent or JS escape) that starts
@@ -128,130 +137,158 @@ export function decodeEscapeAt(text: string, i: number): [cp: number, length: nu
   return m ? decodeEscape(m) : undefined;
 }
 
-/**
- * The next unit that is not plain ASCII (plain: printable or tab/newline/CR,
- * and not `&`, `%` or `\`, which may start an escape). Found by a regex
- * because a charCodeAt loop was several times slower.
- */
-const SPECIAL = /[^\t\n\r\x20-\x24\x27-\x5b\x5d-\x7e]/g;
+const AMP = 0x26;
+const PERCENT = 0x25;
+const BACKSLASH = 0x5c;
+
+/** 1 for an ASCII unit that is plain: printable or tab/newline/CR, and not `&`, `%` or `\\` (escape starts). */
+const PLAIN = new Uint8Array(128);
+for (let c = 0x20; c < 0x7f; c++) PLAIN[c] = 1;
+PLAIN[0x09] = PLAIN[0x0a] = PLAIN[0x0d] = 1;
+PLAIN[AMP] = PLAIN[PERCENT] = PLAIN[BACKSLASH] = 0;
 
 /**
- * Walks `text`, calling `plain(from, to)` for each run of plain ASCII (whose
- * view is its upper case) and `special(view, from, to)` for each other unit or
- * escape, in order. Both builders below share this walk.
+ * The fold of each BMP code unit when it is exactly one unit (the common
+ * case), so the hot loop writes a number instead of building a string:
+ * 0 = not computed yet, 0xFFFF = the fold is empty or longer (use
+ * foldCodePoint). ASCII letters are pre-filled with their capitals.
  */
-function walk(
-  text: string,
-  plain: (from: number, to: number) => void,
-  special: (view: string, from: number, to: number) => void,
-): void {
+const ONE_UNIT = new Uint16Array(0x10000);
+const MULTI = 0xffff;
+for (let c = 0; c < 128; c++) if (PLAIN[c] === 1) ONE_UNIT[c] = c >= 0x61 && c <= 0x7a ? c - 32 : c;
+
+function oneUnit(c: number): number {
+  let u = ONE_UNIT[c]!;
+  if (u === 0) {
+    const folded = foldCodePoint(c);
+    u = folded.length === 1 && folded.charCodeAt(0) !== MULTI ? folded.charCodeAt(0) : MULTI;
+    ONE_UNIT[c] = u;
+  }
+  return u;
+}
+
+/** Growable output: the view's UTF-16 units and, when asked, their original spans. */
+class ViewBuffer {
+  units: Uint16Array;
+  start: Int32Array | undefined;
+  end: Int32Array | undefined;
+  k = 0;
+
+  constructor(capacity: number, spans: boolean) {
+    this.units = new Uint16Array(capacity);
+    if (spans) {
+      this.start = new Int32Array(capacity);
+      this.end = new Int32Array(capacity);
+    }
+  }
+
+  grow(need: number): void {
+    const cap = Math.max(this.units.length * 2, this.k + need + 16);
+    const units = new Uint16Array(cap);
+    units.set(this.units.subarray(0, this.k));
+    this.units = units;
+    if (this.start && this.end) {
+      const start = new Int32Array(cap);
+      start.set(this.start.subarray(0, this.k));
+      this.start = start;
+      const end = new Int32Array(cap);
+      end.set(this.end.subarray(0, this.k));
+      this.end = end;
+    }
+  }
+
+  pushString(view: string, from: number, to: number): void {
+    if (this.k + view.length > this.units.length) this.grow(view.length);
+    for (let j = 0; j < view.length; j++) {
+      this.units[this.k] = view.charCodeAt(j);
+      if (this.start) {
+        this.start[this.k] = from;
+        this.end![this.k] = to;
+      }
+      this.k++;
+    }
+  }
+
+  text(): string {
+    return Buffer.from(this.units.buffer, this.units.byteOffset, this.k * 2).toString('utf16le');
+  }
+}
+
+/**
+ * The one pass behind foldText and buildView: each unit of the original is
+ * written to the buffer as its fold, escapes decoded first. One typed-array
+ * write per unit and no string per character: building strings here made
+ * garbage collection the main cost on text with non-ASCII characters.
+ */
+/** Reused by foldText, which runs once per checked line: allocating per call was a large share of its cost. */
+let scratch = new ViewBuffer(4096, false);
+
+function fold(text: string, spans: boolean): ViewBuffer {
   const n = text.length;
+  let b: ViewBuffer;
+  if (spans) {
+    b = new ViewBuffer(n + 16, true);
+  } else {
+    if (scratch.units.length < n + 16) scratch = new ViewBuffer(n + 16, false);
+    b = scratch;
+    b.k = 0;
+  }
   let i = 0;
   while (i < n) {
-    SPECIAL.lastIndex = i;
-    const next = SPECIAL.exec(text);
-    const stop = next === null ? n : next.index;
-    if (stop > i) plain(i, stop);
-    if (stop >= n) break;
-    i = stop;
     const c = text.charCodeAt(i);
     if (c === AMP || c === PERCENT || c === BACKSLASH) {
       const decoded = decodeEscapeAt(text, i);
       if (decoded !== undefined) {
         const [cp, length] = decoded;
-        special(foldCodePoint(cp), i, i + length);
+        // A decoded line break reads as a space, so the view's lines are the text's lines.
+        b.pushString(cp === 0x0a || cp === 0x0d ? ' ' : foldCodePoint(cp), i, i + length);
         i += length;
-      } else {
-        special(String.fromCharCode(c), i, i + 1);
-        i++;
+        continue;
       }
-      continue;
     }
-    if (c < 128) {
-      // A control character the view drops.
-      i++;
-      continue;
+    let width = 1;
+    let u: number;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+      const cp = text.codePointAt(i)!;
+      if (cp > 0xffff) {
+        width = 2;
+        b.pushString(foldCodePoint(cp), i, i + 2);
+        i += 2;
+        continue;
+      }
+      u = MULTI;
+    } else {
+      u = c < 128 ? (PLAIN[c] === 1 || c === AMP || c === PERCENT || c === BACKSLASH ? c : 0) : oneUnit(c);
+      if (c >= 0x61 && c <= 0x7a) u = c - 32;
+      // Controls other than tab, LF and CR drop out of the view.
+      if (c < 128 && u === 0) {
+        i++;
+        continue;
+      }
     }
-    const cp = text.codePointAt(i)!;
-    const len = cp > 0xffff ? 2 : 1;
-    special(foldCodePoint(cp), i, i + len);
-    i += len;
+    if (u === MULTI) {
+      b.pushString(foldCodePoint(c), i, i + width);
+    } else {
+      if (b.k >= b.units.length) b.grow(1);
+      b.units[b.k] = u;
+      if (b.start) {
+        b.start[b.k] = i;
+        b.end![b.k] = i + 1;
+      }
+      b.k++;
+    }
+    i += width;
   }
+  return b;
 }
 
 /** The view's text alone, without the map back to the original. */
 export function foldText(text: string): string {
-  let out = '';
-  walk(
-    text,
-    (from, to) => {
-      out += text.slice(from, to).toUpperCase();
-    },
-    (view) => {
-      out += view;
-    },
-  );
-  return out;
-}
-
-/** Growable parallel arrays of the view's map back to the original. */
-class SpanBuilder {
-  start: Int32Array;
-  end: Int32Array;
-  k = 0;
-
-  constructor(capacity: number) {
-    this.start = new Int32Array(capacity);
-    this.end = new Int32Array(capacity);
-  }
-
-  private ensure(need: number): void {
-    if (this.k + need <= this.start.length) return;
-    const cap = Math.max(this.start.length * 2, this.k + need + 16);
-    const start = new Int32Array(cap);
-    start.set(this.start.subarray(0, this.k));
-    this.start = start;
-    const end = new Int32Array(cap);
-    end.set(this.end.subarray(0, this.k));
-    this.end = end;
-  }
-
-  /** Units from..to of the original, one view unit each. */
-  identity(from: number, to: number): void {
-    this.ensure(to - from);
-    const start = this.start;
-    const end = this.end;
-    let k = this.k;
-    for (let j = from; j < to; j++, k++) {
-      start[k] = j;
-      end[k] = j + 1;
-    }
-    this.k = k;
-  }
-
-  /** `count` view units that all come from from..to of the original. */
-  folded(count: number, from: number, to: number): void {
-    this.ensure(count);
-    this.start.fill(from, this.k, this.k + count);
-    this.end.fill(to, this.k, this.k + count);
-    this.k += count;
-  }
+  return fold(text, false).text();
 }
 
 /** Builds the normalised view of `text`, with its map back. Linear in the length of `text`. */
 export function buildView(text: string): NormalizedView {
-  const spans = new SpanBuilder(text.length + 16);
-  let out = '';
-  walk(
-    text,
-    (from, to) => {
-      out += text.slice(from, to).toUpperCase();
-      spans.identity(from, to);
-    },
-    (view, from, to) => {
-      out += view;
-      spans.folded(view.length, from, to);
-    },
-  );
-  return { text: out, start: spans.start.subarray(0, spans.k), end: spans.end.subarray(0, spans.k) };
+  const b = fold(text, true);
+  return { text: b.text(), start: b.start!.subarray(0, b.k), end: b.end!.subarray(0, b.k) };
 }

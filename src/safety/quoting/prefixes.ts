@@ -25,18 +25,45 @@ const ROLE = String.raw`(?:NEW|UPDATED|IMPORTANT|ADDITIONAL|REAL|TRUE|HIDDEN|SEC
 const QUALIFIER = String.raw`(?:ALL|ANY|EVERY)?(?:OF)?(?:THE|YOUR|MY|THESE|THOSE)?(?:PREVIOUS|PRIOR|ABOVE|EARLIER|PRECEDING|ORIGINAL|INITIAL|OLD|PAST|SYSTEM|OTHER)?`;
 const OBJECT = String.raw`(?:INSTRUCTIONS?|DIRECTIONS?|DIRECTIVES?|RULES|PROMPTS?|GUIDELINES|GUIDANCE|CONTEXT|COMMANDS?|ORDERS|CONSTRAINTS|MESSAGES?)`;
 
+const OVERRIDE_VERB = String.raw`(?:IGNORE|DISREGARD|FORGET|OVERRIDE|BYPASS|OVERLOOK|DISCARD|SETASIDE)`;
+
 /** Patterns on the squashed key (upper case, only letters, digits and a few marks). */
 const SQUASHED: Array<[PrefixKind, RegExp]> = [
   // A role label at the start of the line; the label must be followed by the colon.
   ['role_prefix', new RegExp(String.raw`^[#>\[\]|/]*${ROLE}\]?:`)],
-  // "ignore previous ...", "disregard all prior instructions", "forget the above rules".
+  // "ignore previous ...", "disregard all prior instructions", "forget about those rules",
+  // "ignore everything you have been told", "regardless of previous tasks", and the same
+  // in German, Spanish, French, Italian and Portuguese.
   [
     'override_phrase',
     new RegExp(
-      String.raw`(?:IGNORE|DISREGARD|FORGET|OVERRIDE|BYPASS)${QUALIFIER}${OBJECT}|IGNORE(?:ALL|ANY|EVERY)?(?:OF)?(?:THE|YOUR)?(?:PREVIOUS|PRIOR|ABOVE|EARLIER|PRECEDING)`,
+      [
+        String.raw`${OVERRIDE_VERB}(?:ABOUT)?${QUALIFIER}${OBJECT}`,
+        String.raw`IGNORE(?:ALL|ANY|EVERY)?(?:OF)?(?:THE|YOUR)?(?:PREVIOUS|PRIOR|ABOVE|EARLIER|PRECEDING)`,
+        String.raw`${OVERRIDE_VERB}(?:EVERYTHING|EVERTHING|ANYTHING|ALLTHAT|WHAT)(?:YOU|YOUVE|YOUHAVE|YOUWERE|WAS|WERE|IVE|IHAVE)?(?:BEEN)?(?:TOLD|INSTRUCTED|SAID|GIVEN|TAUGHT|ASKED|ABOVE|BEFORE)`,
+        String.raw`REGARDLESSOF(?:ANY|ALL)?(?:THE|YOUR)?(?:PREVIOUS|PRIOR|ABOVE|EARLIER|ORIGINAL)(?:TASKS?|INSTRUCTIONS?|RULES|PROMPTS?|REQUESTS?)`,
+        String.raw`FORGETABOUT(?:THAT|THIS|IT)`,
+        String.raw`(?:VERGESSEN|IGNORIEREN?)(?:SIE|DU)?(?:ALLE)?(?:VORHERIGEN|BISHERIGEN|OBIGEN|VORIGEN)?ANWEISUNGEN`,
+        String.raw`(?:IGNORA|IGNORAR|IGNOREZ|IGNORE|OLVIDA|OUBLIEZ|DIMENTICA|ESQUECA)(?:TODAS|TOUTES|TUTTE|TODOS)?(?:LAS|LES|LE|AS|OS)?(?:INSTRUCCIONES|INSTRUCTIONS|ISTRUZIONI|INSTRUCOES)(?:ANTERIORES|PRECEDENTES|PRECEDENTI)`,
+      ].join('|'),
     ),
   ],
-  ['persona_switch', /YOUARENOW/],
+  // "you are now ...", DAN-style role play, claimed modes and claimed authority.
+  [
+    'persona_switch',
+    new RegExp(
+      [
+        'YOUARENOW',
+        'IMMERSEYOURSELF',
+        'DOANYTHINGNOW',
+        'KNOWNASDAN',
+        String.raw`(?:DEVELOPER|GOD|SYSTEM|MAINTENANCE|DEBUG|ADMIN|SUDO|JAILBREAK|UNRESTRICTED|OVERRIDE|DAN)MODE`,
+        String.raw`(?:IAM|IM)(?:A|AN|YOUR|THE)?(?:DEVELOPER|CREATOR|ADMINISTRATOR|SYSADMIN|OWNER|OPERATOR)`,
+        'IAMGOD',
+        String.raw`ASYOUR(?:CREATOR|DEVELOPER|ADMINISTRATOR|OWNER|OPERATOR)`,
+      ].join('|'),
+    ),
+  ],
   ['new_instructions', /NEW(?:SYSTEM)?INSTRUCTIONS?:/],
   // <|im_start|>, <|endoftext|>, <|eot_id|>, [INST], [/INST], <<SYS>>, <start_of_turn>
   ['chat_template_token', /<\|[A-Z0-9]{2,40}\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:STARTOFTURN|ENDOFTURN)>/],
@@ -56,32 +83,74 @@ function looseWord(word: string): string {
 
 /**
  * Quick scan for a superset of the lines any pattern can match: a character
- * some pattern needs, one of the override words even when spelled out
- * ("i g n o r e"), or anything the view may fold (non-ASCII, escapes), whose
- * line then gets the full check. One pass of one regex over the raw text;
- * squashing the text first was five times slower. A property test checks it
- * never skips a line that the full check marks.
+ * some pattern needs, or one of the words they need even when spelled out
+ * ("i g n o r e"). It runs once over the folded view of the whole text (the
+ * view keeps the text's line breaks and nothing else makes one), so
+ * confusables, escapes and invisible characters cannot hide a line from it.
+ * A property test checks it never skips a line the full check marks.
  */
+/** Characters the squashed key drops (so they may stand between the characters a pattern needs). */
+const DROPPED = String.raw`[^\n:#<>|[\]/A-Za-z0-9]*`;
+
 const SCAN_LOOK = new RegExp(
-  String.raw`[:#<[&\\\u0080-\uffff]|%[0-9a-f]|` +
-    ['ignore', 'disregard', 'forget', 'override', 'bypass', 'youarenow'].map(looseWord).join('|'),
-  'gi',
+  [
+    // role_prefix: a colon after at most 32 letters (a role, maybe spelled out) at the start of a line.
+    String.raw`^[^\n:A-Za-z0-9]*(?:[A-Za-z][^\n:A-Za-z0-9]*){1,32}:`,
+    // instruction_header: a # that only dropped characters and > precede.
+    String.raw`^[^\n#A-Za-z0-9:<|[\]/]*#`,
+    // chat_template_token: <|, <<, [INST], [/INST], <start_of_turn>, <end_of_turn>.
+    String.raw`<${DROPPED}[|<]`,
+    String.raw`\[${DROPPED}(?:\/${DROPPED})?${looseWord('inst')}`,
+    looseWord('startofturn'),
+    looseWord('endofturn'),
+    ...[
+      'newinstruction',
+      'ignor',
+      'disregard',
+      'forget',
+      'override',
+      'bypass',
+      'overlook',
+      'discard',
+      'setaside',
+      'regardless',
+      'youarenow',
+      'immerse',
+      'anything',
+      'knownas',
+      'mode',
+      'developer',
+      'creator',
+      'administrator',
+      'sysadmin',
+      'owner',
+      'operator',
+      'god',
+      'vergessen',
+      'olvida',
+      'oubliez',
+      'dimentica',
+      'esqueca',
+    ].map(looseWord),
+  ].join('|'),
+  'gim',
 );
 
 /** Indexes of the lines (split on `\n`) that need the full check, ascending. */
 function linesToCheck(text: string): number[] {
+  const view = foldText(text);
   const lines: number[] = [];
   let line = 0;
   let at = 0;
   SCAN_LOOK.lastIndex = 0;
-  for (let m = SCAN_LOOK.exec(text); m !== null; m = SCAN_LOOK.exec(text)) {
-    for (let nl = text.indexOf('\n', at); nl !== -1 && nl < m.index; nl = text.indexOf('\n', nl + 1)) {
+  for (let m = SCAN_LOOK.exec(view); m !== null; m = SCAN_LOOK.exec(view)) {
+    for (let nl = view.indexOf('\n', at); nl !== -1 && nl < m.index; nl = view.indexOf('\n', nl + 1)) {
       line++;
       at = nl + 1;
     }
     if (lines.at(-1) !== line) lines.push(line);
     // Go on from the next line: one hit is enough for this one.
-    const next = text.indexOf('\n', m.index);
+    const next = view.indexOf('\n', m.index);
     if (next === -1) break;
     SCAN_LOOK.lastIndex = next;
   }
@@ -140,6 +209,9 @@ export function markDangerousLines(text: string): PrefixMarking {
 
 /** `  SYSTEM: x\r` becomes `  [SYSTEM: x]\r`: indentation and line ending stay outside. */
 function bracketLine(line: string): string {
-  const m = /^(\s*)(.*?)(\s*)$/s.exec(line)!;
-  return `${m[1]}[${m[2]}]${m[3]}`;
+  // Index arithmetic, not a regex: /^(\s*)(.*?)(\s*)$/ is quadratic on long runs of spaces.
+  const start = line.length - line.trimStart().length;
+  const end = line.trimEnd().length;
+  if (end <= start) return line;
+  return `${line.slice(0, start)}[${line.slice(start, end)}]${line.slice(end)}`;
 }

@@ -46,7 +46,7 @@ const TAG_TAIL = /[^<>]{0,256}>/y;
 // None of the bracket characters needs escaping inside a character class.
 export const MAY_OPEN_CLASS = `[${OPEN_BRACKET_CHARS}&%\\\\]`;
 const MAY_OPEN = new RegExp(MAY_OPEN_CLASS, 'u');
-const MAY_OPEN_G = new RegExp(MAY_OPEN_CLASS, 'gu');
+const OPEN_BRACKET_CODES = new Set([...OPEN_BRACKET_CHARS].map((ch) => ch.charCodeAt(0)));
 
 export interface TagSpan {
   /** Start index in the original text. */
@@ -61,14 +61,19 @@ export interface TagSpan {
  */
 function openers(text: string): number[] {
   const found: number[] = [];
-  MAY_OPEN_G.lastIndex = 0;
-  for (let m = MAY_OPEN_G.exec(text); m !== null; m = MAY_OPEN_G.exec(text)) {
-    const ch = m[0];
-    if (ch === '&' || ch === '%' || ch === '\\') {
-      const decoded = decodeEscapeAt(text, m.index);
-      if (decoded === undefined || !foldCodePoint(decoded[0]).includes('<')) continue;
+  // A charCodeAt scan: a global regex allocated a match per hit, and `&`, `%`
+  // and `<` are common in ordinary text.
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      if (c === 0x3c) found.push(i);
+      else if (c === 0x26 || c === 0x25 || c === 0x5c) {
+        const decoded = decodeEscapeAt(text, i);
+        if (decoded !== undefined && foldCodePoint(decoded[0]).includes('<')) found.push(i);
+      }
+    } else if (OPEN_BRACKET_CODES.has(c)) {
+      found.push(i);
     }
-    found.push(m.index);
   }
   return found;
 }
