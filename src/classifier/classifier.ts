@@ -5,6 +5,7 @@
  * the verdict is degraded with a reason, and its action comes from
  * `classifier_on_error` (fail closed by default).
  */
+import type { QuotingReport } from '../safety/quoting/index.js';
 import type { Assessment } from '../safety/classification/assessment.js';
 import { flaggedCategories } from '../safety/classification/assessment.js';
 import { decideAction, type ClassifierPolicy } from '../safety/classification/policy.js';
@@ -22,6 +23,8 @@ export interface ClassifierObserver {
   cache(result: 'hit' | 'miss'): void;
   degraded(reason: DegradedReason): void;
   retry?(error: ClassifierCallError, attempt: number, delayMs: number): void;
+  /** What the quoting layer neutralised in a window sent to the model. */
+  neutralised?(report: QuotingReport): void;
 }
 
 export interface ClassifierOptions {
@@ -108,7 +111,8 @@ export function createClassifier(options: ClassifierOptions): Classifier {
       return { ok: true, outcome: hit, cached: true };
     }
     if (options.cache) observer?.cache('miss');
-    const message = buildUserMessage(text, label, { index, count }).content;
+    const { content: message, report } = buildUserMessage(text, label, { index, count });
+    if (report.neutralised) observer?.neutralised?.(report);
     try {
       const outcome = await withRetry(
         async () => {

@@ -5,6 +5,7 @@ import { EVENTS_USAGE, runEvents } from './commands/events.js';
 import { PUBLISH_USAGE, runPublish, runSubmit } from './commands/publish.js';
 import { QUOTE_USAGE, runQuote } from './commands/quote.js';
 import { WORKER_USAGE, runWorker } from './commands/worker.js';
+import { VERIFY_USAGE, runVerify } from './commands/verify.js';
 import { CosciError } from '../errors.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './usage-error.js';
@@ -13,9 +14,10 @@ const USAGE = `Usage: cosci-safety <command> [options]
 
 Commands:
   worker      run the classification workers (Redis)
-  publish     publish a hypothesis.saved job
+  publish     publish a hypothesis.saved or review.recorded job
   submit      submit a goal.submitted job, optionally waiting for its verdict
   classify    classify text once with the configured model (no Redis)
+  verify      check once that an excerpt is on a web page (no Redis)
   events      print events from the stream
   quote       wrap untrusted text from stdin in boundary tags
 
@@ -28,6 +30,8 @@ ${WORKER_USAGE}
 ${PUBLISH_USAGE}
 
 ${CLASSIFY_USAGE}
+
+${VERIFY_USAGE}
 
 ${EVENTS_USAGE}
 
@@ -42,6 +46,7 @@ const COMMANDS: Record<string, Command> = {
   submit: runSubmit,
   classify: runClassify,
   events: runEvents,
+  verify: runVerify,
 };
 
 export async function main(argv: string[], ctx: CliContext): Promise<number> {

@@ -8,7 +8,7 @@ import { CATEGORIES } from '../safety/classification/categories.js';
 const category = z.enum(CATEGORIES);
 const positiveInt = z.number().int().positive();
 
-export const QUEUE_NAMES = ['hypothesis.saved', 'goal.submitted'] as const;
+export const QUEUE_NAMES = ['hypothesis.saved', 'goal.submitted', 'review.recorded'] as const;
 
 export const RedisConfigSchema = z
   .strictObject({
@@ -80,6 +80,8 @@ export const SafetyConfigSchema = z
     classifier_max_windows: positiveInt.default(16),
     /** Lifetime of a cached assessment. */
     classifier_cache_ttl_seconds: positiveInt.default(7 * 24 * 3600),
+    /** Verify the evidence of reviews; when false, reviews are recorded as skipped. */
+    enable_citation_verifier: z.boolean().default(true),
   })
   .prefault({})
   .check((ctx) => {
@@ -126,6 +128,42 @@ export const AnthropicConfigSchema = z
   })
   .prefault({});
 
+export const CitationsConfigSchema = z
+  .strictObject({
+    /**
+     * Host names (exact, case-insensitive) and IP literals that may be private
+     * addresses: for tests and on-premise deployments. Every other private,
+     * loopback, link-local or metadata address is refused.
+     */
+    allow_private_hosts: z.array(z.string().min(1)).default([]),
+    connect_timeout_ms: positiveInt.default(5000),
+    headers_timeout_ms: positiveInt.default(10_000),
+    body_timeout_ms: positiveInt.default(10_000),
+    /** Bound on one fetch, redirects included. */
+    total_timeout_ms: positiveInt.default(20_000),
+    /** Bytes on the wire (compressed) at most. */
+    max_bytes: positiveInt.default(10 * 1024 * 1024),
+    /** Bytes after decompression at most (a gzip bomb stops here). */
+    max_decoded_bytes: positiveInt.default(20 * 1024 * 1024),
+    max_redirects: z.number().int().min(0).max(20).default(5),
+    /** Fetches in flight to one host at once, per worker. */
+    per_host_concurrency: positiveInt.default(2),
+    /** Citations of one review checked at once. */
+    review_concurrency: positiveInt.default(8),
+    /** Lifetime of a fetched page's text in the shared cache. */
+    cache_ttl_seconds: positiveInt.default(24 * 3600),
+    /** Lifetime of a failed fetch in the cache: shorter, since failures pass. */
+    failure_cache_ttl_seconds: positiveInt.default(300),
+    /**
+     * 0 checks the whole excerpt. A positive value restores the old rule of
+     * checking only that many first characters (which lets a real opening
+     * carry a fabricated tail).
+     */
+    prefix_chars: z.number().int().nonnegative().default(0),
+    user_agent: z.string().min(1).default('cosci-safety-citation-verifier/0.1'),
+  })
+  .prefault({});
+
 export const LoggingConfigSchema = z
   .strictObject({
     level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -141,6 +179,7 @@ export const ConfigSchema = z.strictObject({
   safety: SafetyConfigSchema,
   models: ModelsConfigSchema,
   anthropic: AnthropicConfigSchema,
+  citations: CitationsConfigSchema,
   logging: LoggingConfigSchema,
 });
 

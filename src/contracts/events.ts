@@ -47,6 +47,32 @@ export const ClassifierDegradedDataSchema = z.object({
 });
 export type ClassifierDegradedData = z.infer<typeof ClassifierDegradedDataSchema>;
 
+export const CITATION_STATUSES = ['ok', 'unverified', 'fetch_failed'] as const;
+export type CitationStatus = (typeof CITATION_STATUSES)[number];
+
+export const CitationUnverifiedDataSchema = z.object({
+  reviewId: z.string(),
+  hypothesisId: z.string(),
+  revision: z.number().int().nonnegative(),
+  index: z.number().int().nonnegative(),
+  url: z.string(),
+  status: z.enum(['unverified', 'fetch_failed']),
+  reason: z.string(),
+  excerptLen: z.number().int().nonnegative(),
+});
+export type CitationUnverifiedData = z.infer<typeof CitationUnverifiedDataSchema>;
+
+export const ReviewVerifiedDataSchema = z.object({
+  reviewId: z.string(),
+  hypothesisId: z.string(),
+  revision: z.number().int().nonnegative(),
+  /** True when verification is disabled (safety.enable_citation_verifier = false). */
+  skipped: z.boolean(),
+  counts: z.object({ ok: z.number().int(), unverified: z.number().int(), fetch_failed: z.number().int() }),
+  total: z.number().int().nonnegative(),
+});
+export type ReviewVerifiedData = z.infer<typeof ReviewVerifiedDataSchema>;
+
 export const EVENT_SCHEMAS = {
   hypothesis_assessed: HypothesisEventDataSchema,
   hypothesis_flagged: HypothesisEventDataSchema,
@@ -55,6 +81,8 @@ export const EVENT_SCHEMAS = {
   goal_assessed: GoalEventDataSchema,
   goal_blocked: GoalEventDataSchema,
   classifier_degraded: ClassifierDegradedDataSchema,
+  citation_unverified: CitationUnverifiedDataSchema,
+  review_verified: ReviewVerifiedDataSchema,
 } as const;
 
 export type EventType = keyof typeof EVENT_SCHEMAS;

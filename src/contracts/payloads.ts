@@ -37,14 +37,41 @@ export const GoalSubmittedSchema = z.object({
 export type GoalSubmitted = z.infer<typeof GoalSubmittedSchema>;
 export type GoalSubmittedInput = z.input<typeof GoalSubmittedSchema>;
 
+/** Bounds on a review's evidence, so a hostile job cannot make a worker fetch without end. */
+export const MAX_EVIDENCE = 100;
+export const MAX_EXCERPT_CHARS = 5000;
+export const MAX_URL_CHARS = 2048;
+
+export const EvidenceSchema = z.object({
+  claim: z.string().max(MAX_EXCERPT_CHARS),
+  url: z.string().min(1).max(MAX_URL_CHARS),
+  excerpt: z.string().max(MAX_EXCERPT_CHARS),
+});
+export type Evidence = z.infer<typeof EvidenceSchema>;
+
+export const ReviewRecordedSchema = z.object({
+  reviewId: Id,
+  hypothesisId: Id,
+  evidence: z.array(EvidenceSchema).max(MAX_EVIDENCE),
+  /** The URLs the reviewing agent fetched; evidence citing any other URL is unverified without a fetch. */
+  seenUrls: z.array(z.string().max(MAX_URL_CHARS)).max(1000).optional(),
+  revision: z.number().int().nonnegative().default(0),
+  agent: z.string().max(256).optional(),
+  recordedAt: z.iso.datetime({ offset: true }).optional(),
+});
+export type ReviewRecorded = z.infer<typeof ReviewRecordedSchema>;
+export type ReviewRecordedInput = z.input<typeof ReviewRecordedSchema>;
+
 export const PAYLOAD_SCHEMAS = {
   'hypothesis.saved': HypothesisSavedSchema,
   'goal.submitted': GoalSubmittedSchema,
+  'review.recorded': ReviewRecordedSchema,
 } as const;
 
 export type PayloadOf = {
   'hypothesis.saved': HypothesisSaved;
   'goal.submitted': GoalSubmitted;
+  'review.recorded': ReviewRecorded;
 };
 
 /**
@@ -54,6 +81,10 @@ export type PayloadOf = {
  */
 export function hypothesisJobId(hypothesisId: string, revision: number): string {
   return `hypothesis.${encodeURIComponent(hypothesisId)}.r${revision}`;
+}
+
+export function reviewJobId(reviewId: string, revision: number): string {
+  return `review.${encodeURIComponent(reviewId)}.r${revision}`;
 }
 
 export function goalJobId(goalId: string): string {

@@ -17,6 +17,10 @@ export interface Metrics {
   events: Counter<'type'>;
   queueJobs: Gauge<'queue' | 'state'>;
   quotingNeutralised: Counter<'what'>;
+  citations: Counter<'status' | 'reason'>;
+  fetchDuration: Histogram<'outcome'>;
+  fetchCache: Counter<'result'>;
+  fetchBytes: Counter;
 }
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
@@ -85,6 +89,30 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       name: 'cosci_safety_quoting_neutralised_total',
       help: 'What the quoting layer neutralised in classified text (tags, invisible, prefixes).',
       labelNames: ['what'],
+      registers,
+    }),
+    citations: new Counter({
+      name: 'cosci_safety_citations_total',
+      help: 'Citations verified, by status (ok, unverified, fetch_failed) and reason (none when ok).',
+      labelNames: ['status', 'reason'],
+      registers,
+    }),
+    fetchDuration: new Histogram({
+      name: 'cosci_safety_fetch_duration_seconds',
+      help: 'Duration of one page fetch and text extraction, by outcome (ok or the failure reason).',
+      labelNames: ['outcome'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30],
+      registers,
+    }),
+    fetchCache: new Counter({
+      name: 'cosci_safety_fetch_cache_total',
+      help: 'Page-text cache lookups: hit, miss (fetched), shared (joined a fetch in this process), waited (another worker fetched).',
+      labelNames: ['result'],
+      registers,
+    }),
+    fetchBytes: new Counter({
+      name: 'cosci_safety_fetch_bytes_total',
+      help: 'Bytes received on the wire by page fetches.',
       registers,
     }),
   };

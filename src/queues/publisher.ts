@@ -11,10 +11,13 @@ import { formatIssues } from '../config/load.js';
 import {
   GoalSubmittedSchema,
   HypothesisSavedSchema,
+  ReviewRecordedSchema,
   goalJobId,
   hypothesisJobId,
+  reviewJobId,
   type GoalSubmittedInput,
   type HypothesisSavedInput,
+  type ReviewRecordedInput,
 } from '../contracts/payloads.js';
 import { CosciError, PayloadError } from '../errors.js';
 import type { GoalResult } from '../processors/goal-processor.js';
@@ -88,6 +91,12 @@ export class Publisher {
   async publishHypothesisSaved(payload: HypothesisSavedInput): Promise<Published> {
     const p = validate(HypothesisSavedSchema, 'hypothesis.saved', payload);
     return this.add('hypothesis.saved', hypothesisJobId(p.hypothesisId, p.revision), p);
+  }
+
+  /** Publishes `review.recorded`; its citations are verified. */
+  async publishReviewRecorded(payload: ReviewRecordedInput): Promise<Published> {
+    const p = validate(ReviewRecordedSchema, 'review.recorded', payload);
+    return this.add('review.recorded', reviewJobId(p.reviewId, p.revision), p);
   }
 
   /** Submits `goal.submitted`; with `wait`, resolves to the verdict. */

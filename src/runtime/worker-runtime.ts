@@ -19,6 +19,9 @@ import { createGoalProcessor } from '../processors/goal-processor.js';
 import { createHypothesisProcessor, type ProcessorDeps } from '../processors/hypothesis-processor.js';
 import { createBlockingConnection } from '../queues/connection.js';
 import { createVerdictStore } from '../store/verdict-store.js';
+import { buildVerifier } from '../citations/build.js';
+import { createReviewProcessor } from '../processors/review-processor.js';
+import { createReviewStore } from '../store/review-store.js';
 
 export interface WorkerRuntime {
   metrics: Metrics;
@@ -97,6 +100,12 @@ export function buildClassifier(
       retry(error, attempt, delayMs) {
         deps.logger.info({ code: error.code, attempt, delayMs }, 'retrying classifier request');
       },
+      neutralised(report) {
+        // Injection attempts in text under classification: counted, never silent.
+        if (report.tagsRemoved) m?.quotingNeutralised.inc({ what: 'tags' }, report.tagsRemoved);
+        if (report.invisibleRemoved) m?.quotingNeutralised.inc({ what: 'invisible' }, report.invisibleRemoved);
+        if (report.prefixesMarked) m?.quotingNeutralised.inc({ what: 'prefixes' }, report.prefixesMarked);
+      },
     },
   });
 }
@@ -156,6 +165,15 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
   const processors: Record<QueueName, (job: Job, token?: string) => Promise<unknown>> = {
     'hypothesis.saved': createHypothesisProcessor(deps('hypothesis.saved')),
     'goal.submitted': createGoalProcessor(deps('goal.submitted')),
+    'review.recorded': createReviewProcessor({
+      verifier: buildVerifier(config, { redis, metrics }),
+      store: createReviewStore(redis, config.redis.key_prefix),
+      emitter,
+      enabled: config.safety.enable_citation_verifier,
+      metrics,
+      logger: logger.child({ queue: 'review.recorded' }),
+      signal: abort.signal,
+    }),
   };
 
   const { worker: w } = config;

@@ -25,6 +25,7 @@ export function testConfig(baseUrl: string | undefined, overrides: Sections = {}
       retry_max_delay_ms: 50,
       ...overrides.anthropic,
     },
+    citations: { ...overrides.citations },
     logging: { level: 'silent', ...overrides.logging },
   });
 }

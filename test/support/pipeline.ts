@@ -1,6 +1,6 @@
 /** Starting the real worker runtime and a publisher against real Redis, and waiting for events. */
 import { Redis } from 'ioredis';
-import type { Config } from '../../src/config/schema.js';
+import type { Config, QueueName } from '../../src/config/schema.js';
 import { readEvents, type StreamEvent } from '../../src/events/reader.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { Publisher } from '../../src/queues/publisher.js';
@@ -15,12 +15,7 @@ export interface Harness {
   events(): Promise<StreamEvent[]>;
   waitForEvents(predicate: (events: StreamEvent[]) => boolean, timeoutMs?: number): Promise<StreamEvent[]>;
   /** Waits until the job is in `state` (events are emitted just before a job completes). */
-  waitForJob(
-    queue: 'hypothesis.saved' | 'goal.submitted',
-    jobId: string,
-    state?: string,
-    timeoutMs?: number,
-  ): Promise<void>;
+  waitForJob(queue: QueueName, jobId: string, state?: string, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 

@@ -10,9 +10,10 @@ import type { CliContext } from '../context.js';
 import { readInput } from '../io.js';
 import { UsageError } from '../usage-error.js';
 
-export const PUBLISH_USAGE = `cosci-safety publish hypothesis [--config FILE] [--file PAYLOAD.json]
-  Publishes a hypothesis.saved job; the JSON payload comes from --file or stdin.
-  Prints {"jobId", "created"}; created is false for a duplicate publish.
+export const PUBLISH_USAGE = `cosci-safety publish (hypothesis | review) [--config FILE] [--file PAYLOAD.json]
+  Publishes a hypothesis.saved or review.recorded job; the JSON payload comes
+  from --file or stdin. Prints {"jobId", "created"}; created is false for a
+  duplicate publish.
 
 cosci-safety submit goal [--config FILE] (--id GOAL --text TEXT | --file PAYLOAD.json) [--wait] [--timeout MS]
   Submits a goal.submitted job; with --wait, prints the verdict when it comes.
@@ -56,8 +57,10 @@ export async function runPublish(args: string[], ctx: CliContext): Promise<numbe
     options: { config: { type: 'string' }, file: { type: 'string' } },
     strict: true,
   });
-  const payload = parseJson(await readInput(values.file), 'publish hypothesis');
-  const result = await withPublisher(ctx, values.config, (p) => p.publishHypothesisSaved(payload as never));
+  const payload = parseJson(await readInput(values.file), `publish ${what}`);
+  const result = await withPublisher(ctx, values.config, (p) =>
+    what === 'hypothesis' ? p.publishHypothesisSaved(payload as never) : p.publishReviewRecorded(payload as never),
+  );
   ctx.stdout.write(JSON.stringify(result) + '\n');
   return 0;
 }

@@ -1,0 +1,133 @@
+/**
+ * Layer 3: every piece of evidence a review cites is fetched, and the quoted
+ * excerpt must be on the page. Checks the citations of one review
+ * concurrently, with a per-host limit; URLs the agent did not fetch are
+ * unverified without a fetch.
+ */
+import type { CitationStatus } from '../contracts/events.js';
+import type { Evidence } from '../contracts/payloads.js';
+import type { FetchOptions } from '../fetcher/fetch-page.js';
+import type { HostLimiter } from '../fetcher/fetch-page.js';
+import { matchExcerpt } from '../safety/citations/index.js';
+import type { PageCache } from './page-cache.js';
+import { fetchPageText, type PageText } from './page-text.js';
+
+export interface CitationResult {
+  index: number;
+  url: string;
+  status: CitationStatus;
+  excerptLen: number;
+  /** Why it is not ok: excerpt_not_found, url_not_seen, timeout, http_404, blocked_address, ... */
+  reason?: string;
+  citation_unverified: boolean;
+}
+
+export interface UrlSummary {
+  status: CitationStatus;
+  excerpt_len: number;
+}
+
+export interface VerifierOptions {
+  fetchOptions: FetchOptions;
+  hostLimiter: HostLimiter;
+  /** Citations of one review checked at once. */
+  concurrency: number;
+  /** 0: the whole excerpt; n > 0: only its first n characters (the old rule). */
+  prefixChars: number;
+  cache?: PageCache | undefined;
+  /** For metrics. */
+  onFetch?: (page: PageText, seconds: number) => void;
+}
+
+export interface Verifier {
+  verify(evidence: Evidence[], seenUrls?: string[], signal?: AbortSignal): Promise<CitationResult[]>;
+}
+
+/** The URL as the seen-list check compares it: parsed, without its fragment. */
+export function canonicalUrl(raw: string): string {
+  try {
+    const url = new URL(raw.trim());
+    url.hash = '';
+    return url.href;
+  } catch {
+    return raw.trim();
+  }
+}
+
+function hostOf(raw: string): string {
+  try {
+    return new URL(raw).host.toLowerCase();
+  } catch {
+    return '';
+  }
+}
+
+const SEVERITY: Record<CitationStatus, number> = { ok: 0, unverified: 1, fetch_failed: 2 };
+
+/** The research system's summary keyed by URL; a URL cited twice shows its worst result. */
+export function summarize(results: CitationResult[]): Record<string, UrlSummary> {
+  const out: Record<string, UrlSummary> = {};
+  for (const r of results) {
+    const current = out[r.url];
+    if (!current || SEVERITY[r.status] > SEVERITY[current.status])
+      out[r.url] = { status: r.status, excerpt_len: r.excerptLen };
+  }
+  return out;
+}
+
+export function countByStatus(results: CitationResult[]): Record<CitationStatus, number> {
+  const counts: Record<CitationStatus, number> = { ok: 0, unverified: 0, fetch_failed: 0 };
+  for (const r of results) counts[r.status]++;
+  return counts;
+}
+
+export function createVerifier(options: VerifierOptions): Verifier {
+  const loadPage = (url: string): Promise<PageText> => {
+    const fetch = () =>
+      options.hostLimiter.run(hostOf(url), async () => {
+        const started = performance.now();
+        const page = await fetchPageText(url, options.fetchOptions);
+        options.onFetch?.(page, (performance.now() - started) / 1000);
+        return page;
+      });
+    // The cache is keyed by the URL as cited, fragment removed.
+    return options.cache ? options.cache.get(canonicalUrl(url), fetch) : fetch();
+  };
+
+  async function check(e: Evidence, index: number, seen: Set<string> | undefined): Promise<CitationResult> {
+    const base = { index, url: e.url, excerptLen: e.excerpt.length };
+    const fail = (status: CitationStatus, reason: string): CitationResult => ({
+      ...base,
+      status,
+      reason,
+      citation_unverified: true,
+    });
+    if (seen && !seen.has(canonicalUrl(e.url))) return fail('unverified', 'url_not_seen');
+    const page = await loadPage(e.url);
+    if (!page.ok) return fail('fetch_failed', page.reason);
+    const match = matchExcerpt(
+      page.text,
+      e.excerpt,
+      options.prefixChars > 0 ? { prefixChars: options.prefixChars } : undefined,
+    );
+    if (!match.found) return fail('unverified', match.reason);
+    return { ...base, status: 'ok', citation_unverified: false };
+  }
+
+  return {
+    async verify(evidence, seenUrls, signal) {
+      const seen = seenUrls ? new Set(seenUrls.map(canonicalUrl)) : undefined;
+      const results = new Array<CitationResult>(evidence.length);
+      let next = 0;
+      const worker = async () => {
+        while (next < evidence.length) {
+          if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+          const i = next++;
+          results[i] = await check(evidence[i]!, i, seen);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(options.concurrency, evidence.length) }, worker));
+      return results;
+    },
+  };
+}

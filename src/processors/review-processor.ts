@@ -1,0 +1,77 @@
+/**
+ * The processor of `review.recorded`: verify every citation (or reuse the
+ * result this review revision already has), store the result by review id,
+ * emit `citation_unverified` for each entry not ok and one `review_verified`.
+ */
+import type { Job } from 'bullmq';
+import type { Logger } from 'pino';
+import { countByStatus, summarize, type Verifier } from '../citations/verifier.js';
+import { ReviewRecordedSchema } from '../contracts/payloads.js';
+import type { EventEmitter } from '../events/emitter.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { ReviewStore, ReviewVerification } from '../store/review-store.js';
+import { parsePayload } from './classify-job.js';
+
+export interface ReviewProcessorDeps {
+  verifier: Verifier;
+  store: ReviewStore;
+  emitter: EventEmitter;
+  enabled: boolean;
+  metrics?: Metrics | undefined;
+  logger: Logger;
+  signal?: AbortSignal | undefined;
+}
+
+export function reviewEventId(type: string, reviewId: string, revision: number, index?: number): string {
+  return `${type}/${encodeURIComponent(reviewId)}/r${revision}${index === undefined ? '' : `/${index}`}`;
+}
+
+export function createReviewProcessor(deps: ReviewProcessorDeps) {
+  return async (job: Job): Promise<ReviewVerification> => {
+    const p = parsePayload(ReviewRecordedSchema, 'review.recorded', job.data);
+    let result = await deps.store.get(p.reviewId, p.revision);
+    if (!result) {
+      const results = deps.enabled ? await deps.verifier.verify(p.evidence, p.seenUrls, deps.signal) : [];
+      result = await deps.store.record({
+        reviewId: p.reviewId,
+        hypothesisId: p.hypothesisId,
+        revision: p.revision,
+        skipped: !deps.enabled,
+        results,
+        summary: summarize(results),
+        counts: countByStatus(results),
+        verifiedAt: new Date().toISOString(),
+      });
+      for (const r of result.results) deps.metrics?.citations.inc({ status: r.status, reason: r.reason ?? 'none' });
+    }
+
+    for (const r of result.results) {
+      if (r.status === 'ok') continue;
+      await deps.emitter.emit(
+        'citation_unverified',
+        reviewEventId('citation_unverified', p.reviewId, p.revision, r.index),
+        {
+          reviewId: p.reviewId,
+          hypothesisId: p.hypothesisId,
+          revision: p.revision,
+          index: r.index,
+          url: r.url,
+          status: r.status,
+          reason: r.reason ?? 'unknown',
+          excerptLen: r.excerptLen,
+        },
+      );
+    }
+    await deps.emitter.emit('review_verified', reviewEventId('review_verified', p.reviewId, p.revision), {
+      reviewId: p.reviewId,
+      hypothesisId: p.hypothesisId,
+      revision: p.revision,
+      skipped: result.skipped,
+      counts: result.counts,
+      total: result.results.length,
+    });
+    if (result.skipped)
+      deps.logger.info({ reviewId: p.reviewId }, 'citation verification is disabled: review recorded as skipped');
+    return result;
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * Stable error codes of the citation text layer. Callers match on `code`, never
+ * on the message.
+ *
+ * - `PDF_INVALID`: the bytes are not a PDF pdf.js can read (damaged, truncated,
+ *   encrypted, or not a PDF at all). Retrying the same bytes cannot help.
+ * - `HTML_TOO_DEEP`: the page nests elements so deeply that parsing it would
+ *   take quadratic time (an attack, or a broken generator); it is not parsed.
+ * - `BAD_OPTION`: an option is out of its range (a programming error).
+ */
+export type CitationTextErrorCode = 'PDF_INVALID' | 'HTML_TOO_DEEP' | 'BAD_OPTION';
+
+export class CitationTextError extends Error {
+  override readonly name = 'CitationTextError';
+  constructor(
+    readonly code: CitationTextErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

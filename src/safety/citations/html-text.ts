@@ -1,0 +1,212 @@
+/**
+ * The text of an HTML page as a reader sees it, for excerpt matching.
+ *
+ * Parsed with cheerio's `slim` entry point, which always uses htmlparser2: the
+ * default entry point parses HTML with parse5, several times slower on real
+ * pages, and this runs on every page a review cites. htmlparser2 does not
+ * repair documents the way a browser does (an unclosed `<head>` keeps the whole
+ * body inside it), so no rule here depends on where an element sits, except
+ * MathML annotations, whose parent is always `<semantics>`.
+ *
+ * The walk follows `next` and `parent` links rather than recursing, so deep
+ * nesting cannot overflow the stack, and collects text in an array joined once
+ * at the end.
+ */
+import { load } from 'cheerio/slim';
+import { CitationTextError } from './errors.js';
+import { tooDeeplyNested } from './nesting.js';
+import { WHITESPACE_RUN } from './normalize.js';
+import { removeReferenceMarkers } from './reference-markers.js';
+
+/** The part of a domhandler node the walk reads. */
+interface DomNode {
+  readonly type: string;
+  readonly name?: string;
+  readonly data?: string;
+  readonly attribs?: Record<string, string>;
+  readonly children?: readonly DomNode[];
+  readonly parent: DomNode | null;
+  readonly next: DomNode | null;
+}
+
+/**
+ * Elements whose boundaries a browser shows as a line break or a gap: the
+ * default `display: block` elements, table cells and rows, list items, and form
+ * controls. `<p>a</p><p>b</p>` reads `a b`; inline elements add nothing, so
+ * `pro<b>tein</b>` reads `protein`. `<title>` is here because it is the one text
+ * of `<head>` a reader sees (in the tab and in search results), and reviewers
+ * quote it; it must not run into the first words of the body.
+ */
+const BLOCK = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'button', 'caption', 'center', 'dd', 'details',
+  'dialog', 'dir', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frameset',
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header', 'hgroup', 'html', 'legend', 'li', 'listing',
+  'main', 'menu', 'nav', 'noscript', 'ol', 'optgroup', 'option', 'p', 'plaintext', 'pre', 'section',
+  'select', 'summary', 'svg', 'table', 'tbody', 'td', 'textarea', 'tfoot', 'th', 'thead', 'title', 'tr',
+  'ul', 'xmp',
+]); // prettier-ignore
+
+/** Void elements that render as a break between words. */
+const BREAK = new Set(['br', 'hr']);
+
+/**
+ * Elements whose content a reader never sees: code and styles, inert templates,
+ * ruby annotations (`<rt>` readings, `<rp>` fallback parentheses) and iframe
+ * fallback, which browsers do not render. `<noscript>` is not here: to a
+ * fetcher that runs no script, its content is what the page shows.
+ */
+const SKIP = new Set(['script', 'style', 'template', 'rt', 'rp', 'iframe']);
+
+/** MathML annotations (TeX source, content MathML): the presentation markup beside them is what is shown. */
+const ANNOTATION = new Set(['annotation', 'annotation-xml']);
+
+const REFERENCE_CLASS = /(?:^|\s)reference(?:\s|$)/;
+
+/** Schema.org properties that hold the article text or a summary of it. */
+const JSON_LD_KEYS = new Set(['articleBody', 'description', 'headline', 'abstract', 'text']);
+
+function isJsonLd(el: DomNode): boolean {
+  const type = el.attribs?.type;
+  return type !== undefined && type.split(';')[0]!.trim().toLowerCase() === 'application/ld+json';
+}
+
+function textOf(el: DomNode): string {
+  let s = '';
+  for (const child of el.children ?? []) if (child.type === 'text') s += child.data;
+  return s;
+}
+
+/**
+ * The strings under the schema.org text properties of a JSON-LD block, in
+ * document order, through nested objects, arrays and `@graph`. Invalid JSON
+ * yields nothing. Iterative, so deeply nested JSON cannot overflow the stack.
+ */
+function jsonLdTexts(source: string): string[] {
+  let root: unknown;
+  try {
+    root = JSON.parse(source);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  // A string on the stack is text to emit; anything else is a value to walk.
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      out.push(value);
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) if (typeof value[i] === 'object') stack.push(value[i]);
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, v] = entries[i]!;
+        if (JSON_LD_KEYS.has(key) && typeof v === 'string') stack.push(v);
+        else if (JSON_LD_KEYS.has(key) && Array.isArray(v)) {
+          for (let j = v.length - 1; j >= 0; j--) stack.push(v[j]);
+        } else if (typeof v === 'object' && v !== null) stack.push(v);
+      }
+    }
+  }
+  return out;
+}
+
+/** What the walk does with an element. */
+const enum Visit {
+  Skip,
+  Inline,
+  Block,
+}
+
+function visit(el: DomNode): Visit {
+  const name = el.name!;
+  if (SKIP.has(name)) return Visit.Skip;
+  const attribs = el.attribs!;
+  // `hidden="until-found"` content is found by find-in-page and shown (mobile
+  // Wikipedia collapses its sections that way): only plain `hidden` hides.
+  if (attribs.hidden !== undefined && attribs.hidden.trim().toLowerCase() !== 'until-found') return Visit.Skip;
+  if (name === 'sup' && attribs.class !== undefined && REFERENCE_CLASS.test(attribs.class)) return Visit.Skip;
+  if (ANNOTATION.has(name) && el.parent?.name === 'semantics') return Visit.Skip;
+  return BLOCK.has(name) ? Visit.Block : Visit.Inline;
+}
+
+/**
+ * Appends the visible text under `root` to `parts`, and the source of each
+ * JSON-LD block to `jsonLd` when it is given.
+ */
+function collect(root: DomNode, parts: string[], jsonLd: string[] | undefined): void {
+  let node: DomNode | null = root.children?.[0] ?? null;
+  while (node !== null) {
+    if (node.type === 'text') {
+      parts.push(node.data!);
+    } else if (node.name !== undefined && node.attribs !== undefined) {
+      if (BREAK.has(node.name)) {
+        parts.push(' ');
+      } else if (node.name === 'script' && jsonLd !== undefined && isJsonLd(node)) {
+        jsonLd.push(textOf(node));
+      } else {
+        const how = visit(node);
+        if (how === Visit.Block) parts.push(' ');
+        const first: DomNode | undefined = node.children?.[0];
+        if (how !== Visit.Skip && first !== undefined) {
+          node = first;
+          continue;
+        }
+      }
+    }
+    // Leave the node: on to its next sibling, or up, closing each block left.
+    while (node !== null) {
+      if (node.next !== null) {
+        node = node.next;
+        break;
+      }
+      node = node.parent;
+      if (node === null || node === root) {
+        node = null;
+      } else if (BLOCK.has(node.name!)) {
+        parts.push(' ');
+      }
+    }
+  }
+}
+
+/** Collapses whitespace runs (NBSP included) to one space and drops reference markers. */
+function finish(parts: string[]): string {
+  return removeReferenceMarkers(parts.join('').replace(WHITESPACE_RUN, ' ').trim()).trim();
+}
+
+/** The document node of the parsed page. */
+function parse(html: string): DomNode {
+  // `root()` always wraps exactly the one document node.
+  return load(html).root()[0]!;
+}
+
+/** The text of an HTML fragment found inside JSON-LD (no JSON-LD of its own). */
+function fragmentText(html: string): string {
+  if (tooDeeplyNested(html)) return '';
+  const parts: string[] = [];
+  collect(parse(html), parts, undefined);
+  return finish(parts);
+}
+
+/**
+ * The visible text of an HTML page, with the article text of its JSON-LD
+ * blocks appended, whitespace collapsed. Character references are decoded.
+ * Throws `HTML_TOO_DEEP` for a page nested so deeply that parsing it would take
+ * quadratic time (see nesting.ts).
+ */
+export function htmlToText(html: string): string {
+  if (tooDeeplyNested(html)) {
+    throw new CitationTextError('HTML_TOO_DEEP', 'the page nests elements too deeply to be parsed in reasonable time');
+  }
+  const parts: string[] = [];
+  const jsonLd: string[] = [];
+  collect(parse(html), parts, jsonLd);
+  for (const source of jsonLd) {
+    for (const text of jsonLdTexts(source)) {
+      // Some sites put markup or character references in articleBody.
+      parts.push(' ', /[<&]/.test(text) ? fragmentText(text) : text);
+    }
+  }
+  return finish(parts);
+}

@@ -1,0 +1,12 @@
+/**
+ * Layer 3 of the defence, the pure text part: a review cites evidence as
+ * {claim, url, excerpt}, and the excerpt must be on the page. This module turns
+ * fetched bytes into text and checks the excerpt against it; fetching and
+ * caching live in the adapters. No I/O, no configuration read.
+ */
+export { normalizeForMatch } from './normalize.js';
+export { matchExcerpt, type MatchOptions, type MatchReason, type MatchResult } from './match.js';
+export { decodeBody, type CharsetSource, type DecodedBody } from './charset.js';
+export { htmlToText } from './html-text.js';
+export { cleanPdfText, pdfToText, type PdfTextOptions } from './pdf-text.js';
+export { CitationTextError, type CitationTextErrorCode } from './errors.js';

@@ -1,0 +1,50 @@
+/**
+ * Wikipedia-style reference markers: `[17]`, `[3–5]`, `[12, 14]`, `[note 2]`,
+ * `[a]`, `[citation needed]`, `[update]`, `[when?]`. A page shows them inside
+ * the sentence, and a reviewer quoting the sentence may keep them or leave them
+ * out; removing them from both the page and the excerpt makes both quotes
+ * match. They carry no claim of their own: the only quotes this lets through
+ * are ones that differ from the page inside a marker (`[2]` for `[17]`).
+ *
+ * The pattern is linear: it is tried only where a `[` stands (after at most one
+ * space), and every repetition in it is bounded.
+ */
+const DASHES = String.raw`\-\u2010-\u2015\u2212\uFE58\uFE63\uFF0D`;
+const NUMBER = String.raw`\d{1,4}`;
+/** `[17]`, `[3–5]`, `[12, 14]`, `[1,4-6]`. */
+const NUMBERS = `${NUMBER}(?: ?[${DASHES},] ?${NUMBER}){0,15}`;
+/** `[note 2]`, `[nb 1]`, `[n 3]`, `[note a]`. */
+const NOTE = String.raw`(?:note|nb|n) ?[a-z0-9]{1,4}`;
+/** `[a]`: lettered footnotes. */
+const LETTER = '[a-z]';
+/** `[citation needed]`, `[better source needed]`, ... */
+const NEEDED = '(?:[a-z]{1,20} ){1,3}needed';
+/**
+ * Other maintenance tags: `[update]` (after "as of 2015"), `[dead link]`,
+ * `[when?]`, `[according to whom?]`, ..., and the `[edit]` link of a heading.
+ */
+const MAINTENANCE = [
+  'update',
+  'edit(?: source)?',
+  '(?:permanent )?dead link',
+  'failed verification',
+  `dubious(?: ?[${DASHES}] ?discuss)?`,
+  String.raw`(?:[a-z]{1,20} ){0,3}[a-z]{1,20}\?`,
+].join('|');
+
+/**
+ * One marker and the single space before it, so `word [17] more` reads
+ * `word more` and `word [17].` reads `word.`. Case-insensitive, because the
+ * HTML text is not lower-cased yet when it goes through this.
+ */
+const MARKER = new RegExp(String.raw` ?\[(?:${NUMBERS}|${NOTE}|${LETTER}|${NEEDED}|${MAINTENANCE})\]`, 'gi');
+
+/**
+ * Removes reference markers. The text must already have its whitespace
+ * collapsed to single spaces (only one space before a marker is removed).
+ */
+export function removeReferenceMarkers(text: string): string {
+  // Most text holds no bracket at all: skip the regex pass.
+  if (!text.includes('[')) return text;
+  return text.replace(MARKER, '');
+}
