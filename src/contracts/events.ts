@@ -5,9 +5,8 @@
 import { z } from 'zod';
 import { ACTIONS, DEGRADED_REASONS } from '../safety/classification/verdict.js';
 
-export const HypothesisEventDataSchema = z.object({
-  hypothesisId: z.string(),
-  revision: z.number().int().nonnegative(),
+/** What every verdict event carries. */
+const VerdictEventFields = {
   action: z.enum(ACTIONS),
   categories: z.array(z.string()),
   confidence: z.number(),
@@ -17,6 +16,12 @@ export const HypothesisEventDataSchema = z.object({
   model: z.string(),
   refusal: z.boolean(),
   windowed: z.boolean(),
+};
+
+export const HypothesisEventDataSchema = z.object({
+  hypothesisId: z.string(),
+  revision: z.number().int().nonnegative(),
+  ...VerdictEventFields,
   goalId: z.string().optional(),
   runId: z.string().optional(),
 });
@@ -24,15 +29,7 @@ export type HypothesisEventData = z.infer<typeof HypothesisEventDataSchema>;
 
 export const GoalEventDataSchema = z.object({
   goalId: z.string(),
-  action: z.enum(ACTIONS),
-  categories: z.array(z.string()),
-  confidence: z.number(),
-  rationale: z.string(),
-  degraded: z.boolean(),
-  reason: z.enum(DEGRADED_REASONS).optional(),
-  model: z.string(),
-  refusal: z.boolean(),
-  windowed: z.boolean(),
+  ...VerdictEventFields,
   runId: z.string().optional(),
 });
 export type GoalEventData = z.infer<typeof GoalEventDataSchema>;

@@ -7,6 +7,7 @@ import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { z } from 'zod';
 import { formatIssues } from '../config/load.js';
 import { ClassifierCallError, RateLimitedError } from '../classifier/errors.js';
+import type { Verdict } from '../safety/classification/verdict.js';
 
 /** Parses a payload; a bad one fails the job for good, with a message naming the field. */
 export function parsePayload<S extends z.ZodType>(schema: S, queue: string, data: unknown): z.infer<S> {
@@ -50,4 +51,19 @@ export async function guardClassification<T>(
     }
     throw err;
   }
+}
+
+/** The verdict fields that every hypothesis and goal event carries. */
+export function verdictFields(verdict: Verdict) {
+  return {
+    action: verdict.action,
+    categories: verdict.categories,
+    confidence: verdict.confidence,
+    rationale: verdict.rationale,
+    degraded: verdict.degraded,
+    ...(verdict.reason ? { reason: verdict.reason } : {}),
+    model: verdict.model,
+    refusal: verdict.refusal,
+    windowed: verdict.windowed,
+  };
 }

@@ -6,7 +6,7 @@ import type { Job } from 'bullmq';
 import type { GoalEventData } from '../contracts/events.js';
 import { GoalSubmittedSchema } from '../contracts/payloads.js';
 import type { Verdict } from '../safety/classification/verdict.js';
-import { guardClassification, parsePayload } from './classify-job.js';
+import { guardClassification, parsePayload, verdictFields } from './classify-job.js';
 import { eventDigest, type ProcessorDeps } from './hypothesis-processor.js';
 
 export interface GoalResult {
@@ -29,15 +29,7 @@ export function createGoalProcessor(deps: ProcessorDeps) {
     }
     const data: GoalEventData = {
       goalId: p.goalId,
-      action: verdict.action,
-      categories: verdict.categories,
-      confidence: verdict.confidence,
-      rationale: verdict.rationale,
-      degraded: verdict.degraded,
-      ...(verdict.reason ? { reason: verdict.reason } : {}),
-      model: verdict.model,
-      refusal: verdict.refusal,
-      windowed: verdict.windowed,
+      ...verdictFields(verdict),
       ...(p.runId ? { runId: p.runId } : {}),
     };
     const id = (type: string) => `${type}/${encodeURIComponent(p.goalId)}/${version}`;

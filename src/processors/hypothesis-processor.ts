@@ -12,7 +12,7 @@ import type { EventEmitter } from '../events/emitter.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Verdict } from '../safety/classification/verdict.js';
 import type { VerdictStore } from '../store/verdict-store.js';
-import { guardClassification, parsePayload, type JobControl } from './classify-job.js';
+import { guardClassification, parsePayload, verdictFields, type JobControl } from './classify-job.js';
 
 export interface ProcessorDeps {
   classifier: Classifier;
@@ -60,15 +60,7 @@ export function createHypothesisProcessor(deps: ProcessorDeps) {
     const data: HypothesisEventData = {
       hypothesisId: p.hypothesisId,
       revision: p.revision,
-      action: verdict.action,
-      categories: verdict.categories,
-      confidence: verdict.confidence,
-      rationale: verdict.rationale,
-      degraded: verdict.degraded,
-      ...(verdict.reason ? { reason: verdict.reason } : {}),
-      model: verdict.model,
-      refusal: verdict.refusal,
-      windowed: verdict.windowed,
+      ...verdictFields(verdict),
       ...(p.goalId ? { goalId: p.goalId } : {}),
       ...(p.runId ? { runId: p.runId } : {}),
     };
