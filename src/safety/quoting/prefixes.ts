@@ -76,85 +76,107 @@ const NOT_KEPT = /[^A-Z0-9:#<>|[\]/]+/g;
 // Single letters separated by one space ("S Y S T E M") are one word.
 const SPELLED_OUT = /\b([A-Z]) (?=[A-Z]\b)/g;
 
-/** A word as the squashed key reads it: its letters, with anything but letters, digits and newlines between them. */
-function looseWord(word: string): string {
-  return [...word].join('[^a-z0-9\\n]*');
-}
+/**
+ * The quick scan. It squashes the whole text at once exactly as the full
+ * check squashes one line (fold, upper case, keep only letters, digits and
+ * `:#<>|[]/`), keeping the line breaks, so each line of the squashed text is
+ * that line's squashed key. It then looks, with a hand-written scanner (a
+ * regex alternation of 30 words cost tens of nanoseconds a character), for
+ * what some pattern needs: a role label and colon at a line start, a `#` at a
+ * line start, a chat-template opener, or one of the words below. Only lines
+ * with a hit get the full check. A property test checks that it never skips
+ * a line the full check marks.
+ */
+const TRIGGERS = [
+  'IGNOR',
+  'DISREGARD',
+  'FORGET',
+  'OVERRIDE',
+  'BYPASS',
+  'OVERLOOK',
+  'DISCARD',
+  'SETASIDE',
+  'REGARDLESS',
+  'YOUARENOW',
+  'IMMERSE',
+  'DOANYTHING',
+  'KNOWNAS',
+  'MODE',
+  'DEVELOPER',
+  'CREATOR',
+  'ADMINISTRATOR',
+  'SYSADMIN',
+  'OWNER',
+  'OPERATOR',
+  'GOD',
+  'VERGESSEN',
+  'OLVIDA',
+  'OUBLIEZ',
+  'DIMENTICA',
+  'ESQUECA',
+  'NEWINSTRUCTION',
+  'NEWSYSTEMINSTRUCTION',
+  'STARTOFTURN',
+  'ENDOFTURN',
+  '<|',
+  '<<',
+  '[INST',
+  '[/INST',
+];
+const TRIGGER_RE = new RegExp(TRIGGERS.map((t) => t.replace(/[|[\]/]/g, '\\$&')).join('|'), 'g');
+const ROLE_AT_START = new RegExp(String.raw`[#>\[\]|/]*${ROLE}\]?:`, 'y');
+const HEADER_AT_START = /[>]*#/y;
+
+/** 1 for the characters the squashed key keeps (upper case only; lower case is mapped first). */
+const KEEP = new Uint8Array(128);
+for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:#<>|[]/\n') KEEP[ch.charCodeAt(0)] = 1;
 
 /**
- * Quick scan for a superset of the lines any pattern can match: a character
- * some pattern needs, or one of the words they need even when spelled out
- * ("i g n o r e"). It runs once over the folded view of the whole text (the
- * view keeps the text's line breaks and nothing else makes one), so
- * confusables, escapes and invisible characters cannot hide a line from it.
- * A property test checks it never skips a line the full check marks.
+ * The squashed text, or undefined when `raw` is true and the text holds
+ * anything the view would change beyond case (non-ASCII, controls, escapes):
+ * then the caller folds it first. One pass either way.
  */
-/** Characters the squashed key drops (so they may stand between the characters a pattern needs). */
-const DROPPED = String.raw`[^\n:#<>|[\]/A-Za-z0-9]*`;
-
-const SCAN_LOOK = new RegExp(
-  [
-    // role_prefix: a colon after at most 32 letters (a role, maybe spelled out) at the start of a line.
-    String.raw`^[^\n:A-Za-z0-9]*(?:[A-Za-z][^\n:A-Za-z0-9]*){1,32}:`,
-    // instruction_header: a # that only dropped characters and > precede.
-    String.raw`^[^\n#A-Za-z0-9:<|[\]/]*#`,
-    // chat_template_token: <|, <<, [INST], [/INST], <start_of_turn>, <end_of_turn>.
-    String.raw`<${DROPPED}[|<]`,
-    String.raw`\[${DROPPED}(?:\/${DROPPED})?${looseWord('inst')}`,
-    looseWord('startofturn'),
-    looseWord('endofturn'),
-    ...[
-      'newinstruction',
-      'ignor',
-      'disregard',
-      'forget',
-      'override',
-      'bypass',
-      'overlook',
-      'discard',
-      'setaside',
-      'regardless',
-      'youarenow',
-      'immerse',
-      'anything',
-      'knownas',
-      'mode',
-      'developer',
-      'creator',
-      'administrator',
-      'sysadmin',
-      'owner',
-      'operator',
-      'god',
-      'vergessen',
-      'olvida',
-      'oubliez',
-      'dimentica',
-      'esqueca',
-    ].map(looseWord),
-  ].join('|'),
-  'gim',
-);
+function squashLines(view: string, raw: boolean): string | undefined {
+  const out = new Uint16Array(view.length);
+  let k = 0;
+  for (let i = 0; i < view.length; i++) {
+    let c = view.charCodeAt(i);
+    if (raw && (c >= 0x7f || (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x26 || c === 0x5c))
+      return undefined;
+    if (raw && c === 0x25 && /[0-9a-fA-F]/.test(view.charAt(i + 1))) return undefined;
+    if (c >= 0x61 && c <= 0x7a) c -= 32;
+    if (c < 128 && KEEP[c] === 1) out[k++] = c;
+  }
+  return Buffer.from(out.buffer, 0, k * 2).toString('utf16le');
+}
 
 /** Indexes of the lines (split on `\n`) that need the full check, ascending. */
 function linesToCheck(text: string): number[] {
-  const view = foldText(text);
-  const lines: number[] = [];
+  // The view keeps the text's line breaks and makes none, so lines correspond.
+  // Plain ASCII needs no fold: its view is its upper case.
+  const squashed = squashLines(text, true) ?? squashLines(foldText(text), false)!;
+  const hits = new Set<number>();
+  // Line starts: a role label with its colon, or a header.
+  for (let i = 0, line = 0; i <= squashed.length; line++) {
+    ROLE_AT_START.lastIndex = i;
+    HEADER_AT_START.lastIndex = i;
+    if (ROLE_AT_START.test(squashed) || HEADER_AT_START.test(squashed)) hits.add(line);
+    const nl = squashed.indexOf('\n', i);
+    if (nl === -1) break;
+    i = nl + 1;
+  }
+  // Anywhere: the trigger words, found by one regex over the squashed text.
   let line = 0;
   let at = 0;
-  SCAN_LOOK.lastIndex = 0;
-  for (let m = SCAN_LOOK.exec(view); m !== null; m = SCAN_LOOK.exec(view)) {
-    for (let nl = view.indexOf('\n', at); nl !== -1 && nl < m.index; nl = view.indexOf('\n', nl + 1)) {
+  TRIGGER_RE.lastIndex = 0;
+  for (let m = TRIGGER_RE.exec(squashed); m !== null; m = TRIGGER_RE.exec(squashed)) {
+    for (let nl = squashed.indexOf('\n', at); nl !== -1 && nl < m.index; nl = squashed.indexOf('\n', nl + 1)) {
       line++;
       at = nl + 1;
     }
-    if (lines.at(-1) !== line) lines.push(line);
-    // Go on from the next line: one hit is enough for this one.
-    const next = view.indexOf('\n', m.index);
-    if (next === -1) break;
-    SCAN_LOOK.lastIndex = next;
+    hits.add(line);
   }
-  return lines;
+  return [...hits].sort((a, b) => a - b);
 }
 
 function spacedKey(line: string): string {
