@@ -167,14 +167,18 @@ function linesToCheck(text: string): number[] {
   }
   // Anywhere: the trigger words, found by one regex over the squashed text.
   let line = 0;
-  let at = 0;
+  let nextNl = squashed.indexOf('\n');
   TRIGGER_RE.lastIndex = 0;
   for (let m = TRIGGER_RE.exec(squashed); m !== null; m = TRIGGER_RE.exec(squashed)) {
-    for (let nl = squashed.indexOf('\n', at); nl !== -1 && nl < m.index; nl = squashed.indexOf('\n', nl + 1)) {
+    while (nextNl !== -1 && nextNl < m.index) {
       line++;
-      at = nl + 1;
+      nextNl = squashed.indexOf('\n', nextNl + 1);
     }
     hits.add(line);
+    // One hit is enough for a line: go on from the next one (also keeps a
+    // single long line with many hits linear).
+    if (nextNl === -1) break;
+    TRIGGER_RE.lastIndex = nextNl + 1;
   }
   return [...hits].sort((a, b) => a - b);
 }
