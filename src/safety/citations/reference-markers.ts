@@ -37,7 +37,17 @@ const MAINTENANCE = [
  * `word more` and `word [17].` reads `word.`. Case-insensitive, because the
  * HTML text is not lower-cased yet when it goes through this.
  */
-const MARKER = new RegExp(String.raw` ?\[(?:${NUMBERS}|${NOTE}|${LETTER}|${NEEDED}|${MAINTENANCE})\]`, 'gi');
+/**
+ * A page number after a numbered reference, as Wikipedia shows it inside the
+ * same superscript: `[1]: 207`, `[4]: p. 23`, `[7]: 12–14`. The page drops the
+ * whole superscript, so the excerpt must drop the suffix with the marker.
+ */
+const PAGES = String.raw`(?:: ?(?:pp?\. ?)?${NUMBER}(?: ?[${DASHES}] ?${NUMBER})?)?`;
+
+const MARKER = new RegExp(
+  String.raw` ?\[(?:${NUMBERS}\]${PAGES}|(?:${NOTE}|${LETTER}|${NEEDED}|${MAINTENANCE})\])`,
+  'gi',
+);
 
 /**
  * Removes reference markers. The text must already have its whitespace

@@ -87,3 +87,14 @@ describe('normalizeForMatch', () => {
     expect(performance.now() - start).toBeLessThan(5_000);
   });
 });
+
+describe('reference markers with page numbers', () => {
+  it('drops the page number that follows a numbered reference, as the page drops the whole superscript', () => {
+    const page = normalizeForMatch('from the previous loop. The list provides the names');
+    const quoted = 'from the previous loop.[1]: 207 The list provides the names';
+    expect(normalizeForMatch(quoted)).toBe(page);
+    expect(normalizeForMatch('a [4]: p. 23 b [7]: 12–14 c')).toBe('a b c');
+    // A ratio after ordinary text is left alone.
+    expect(normalizeForMatch('a ratio of 2:1')).toBe('a ratio of 2:1');
+  });
+});
