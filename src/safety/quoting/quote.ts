@@ -73,9 +73,13 @@ export function neutralize(input: string): Neutralised {
   const marking = markDangerousLines(text);
   text = marking.text;
 
-  // The placeholder has no bracket and brackets around a line make none, so
-  // nothing new can form; a layer that relies on an argument checks it anyway.
-  for (let pass = 0; ; pass++) {
+  // A tag can form after the first pass: removing an invisible character can
+  // complete an escape (`&l<U+200B>t;` becomes `&lt;`). The placeholder and the
+  // brackets around lines make none, but a layer that relies on an argument
+  // checks it anyway. When nothing changed, the text is the one already
+  // scanned, and the check is skipped.
+  const changed = spans.length + invisible.removed + marking.total + malformedReplaced > 0;
+  for (let pass = 0; changed; pass++) {
     spans = findTags(text);
     if (spans.length === 0) break;
     if (pass === 3) {
