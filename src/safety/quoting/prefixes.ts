@@ -80,50 +80,23 @@ const SPELLED_OUT = /\b([A-Z]) (?=[A-Z]\b)/g;
  * The quick scan. It squashes the whole text at once exactly as the full
  * check squashes one line (fold, upper case, keep only letters, digits and
  * `:#<>|[]/`), keeping the line breaks, so each line of the squashed text is
- * that line's squashed key. It then looks, with a hand-written scanner (a
- * regex alternation of 30 words cost tens of nanoseconds a character), for
- * what some pattern needs: a role label and colon at a line start, a `#` at a
- * line start, a chat-template opener, or one of the words below. Only lines
- * with a hit get the full check. A property test checks that it never skips
- * a line the full check marks.
+ * that line's squashed key. It then looks for a role label and colon or a `#`
+ * at each line start, and runs the other patterns over the whole squashed
+ * text. Only lines with a hit get the full check (which also picks the kind).
+ * A property test checks that it never skips a line the full check marks.
+ *
+
+ * The patterns themselves, run over the squashed text: a single word such as
+ * MODE or IGNOR picked nearly every science paragraph ("model", "ignored")
+ * for the full check. The squashed text keeps line breaks and no pattern
+ * matches across one, so a hit here is a hit of that line's key.
  */
-const TRIGGERS = [
-  'IGNOR',
-  'DISREGARD',
-  'FORGET',
-  'OVERRIDE',
-  'BYPASS',
-  'OVERLOOK',
-  'DISCARD',
-  'SETASIDE',
-  'REGARDLESS',
-  'YOUARENOW',
-  'IMMERSE',
-  'DOANYTHING',
-  'KNOWNAS',
-  'MODE',
-  'DEVELOPER',
-  'CREATOR',
-  'ADMINISTRATOR',
-  'SYSADMIN',
-  'OWNER',
-  'OPERATOR',
-  'GOD',
-  'VERGESSEN',
-  'OLVIDA',
-  'OUBLIEZ',
-  'DIMENTICA',
-  'ESQUECA',
-  'NEWINSTRUCTION',
-  'NEWSYSTEMINSTRUCTION',
-  'STARTOFTURN',
-  'ENDOFTURN',
-  '<|',
-  '<<',
-  '[INST',
-  '[/INST',
-];
-const TRIGGER_RE = new RegExp(TRIGGERS.map((t) => t.replace(/[|[\]/]/g, '\\$&')).join('|'), 'g');
+const ANYWHERE_RE = new RegExp(
+  SQUASHED.filter(([kind]) => kind !== 'role_prefix')
+    .map(([, re]) => `(?:${re.source})`)
+    .join('|'),
+  'g',
+);
 const ROLE_AT_START = new RegExp(String.raw`[#>\[\]|/]*${ROLE}\]?:`, 'y');
 const HEADER_AT_START = /[>]*#/y;
 
@@ -168,8 +141,8 @@ function linesToCheck(text: string): number[] {
   // Anywhere: the trigger words, found by one regex over the squashed text.
   let line = 0;
   let nextNl = squashed.indexOf('\n');
-  TRIGGER_RE.lastIndex = 0;
-  for (let m = TRIGGER_RE.exec(squashed); m !== null; m = TRIGGER_RE.exec(squashed)) {
+  ANYWHERE_RE.lastIndex = 0;
+  for (let m = ANYWHERE_RE.exec(squashed); m !== null; m = ANYWHERE_RE.exec(squashed)) {
     while (nextNl !== -1 && nextNl < m.index) {
       line++;
       nextNl = squashed.indexOf('\n', nextNl + 1);
@@ -178,7 +151,7 @@ function linesToCheck(text: string): number[] {
     // One hit is enough for a line: go on from the next one (also keeps a
     // single long line with many hits linear).
     if (nextNl === -1) break;
-    TRIGGER_RE.lastIndex = nextNl + 1;
+    ANYWHERE_RE.lastIndex = nextNl + 1;
   }
   return [...hits].sort((a, b) => a - b);
 }
