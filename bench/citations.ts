@@ -27,8 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { gc, int, pick, rng, type Rand } from './support.js';
 import { Redis } from 'ioredis';
 import { fetchOptionsFrom } from '../src/citations/build.js';
 import { createPageCache, type CacheResult, type PageCache } from '../src/citations/page-cache.js';
@@ -121,26 +120,8 @@ if (parsed.values.pages !== undefined) {
 }
 
 // A collection between runs keeps one run's garbage out of the next one's time.
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 
 // ---------------------------------------------------------------- generated pages
-
-/** mulberry32: a small seeded generator, so every run sees the same pages. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Rand = () => number;
-const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
-const int = (r: Rand, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
 
 const WORDS = (
   'the of and in to a was were with for by that cells protein expression activity levels patients treatment ' +

@@ -18,8 +18,7 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { gc, int, pick, rng, type Rand } from './support.js';
 import { quoteUntrusted } from '../src/safety/quoting/index.js';
 import {
   describeMachine,
@@ -75,26 +74,8 @@ const ONLY = parsed.values.only?.toLowerCase();
 const chosen = (name: string): boolean => ONLY === undefined || name.toLowerCase().includes(ONLY);
 
 // A collection between runs keeps one run's garbage out of the next one's time.
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 
 // ---------------------------------------------------------------- inputs
-
-/** mulberry32: a small seeded generator, so every run sees the same inputs. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Rand = () => number;
-const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
-const int = (r: Rand, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
 
 /** Pieces from `piece` until `units` code units, cut there without splitting a surrogate pair. */
 function fill(units: number, seed: number, piece: (r: Rand) => string): string {
