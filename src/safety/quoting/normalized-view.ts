@@ -137,6 +137,16 @@ export function decodeEscapeAt(text: string, i: number): [cp: number, length: nu
   return m ? decodeEscape(m) : undefined;
 }
 
+/**
+ * The number of characters the escape pattern spans at `i`, whether or not it
+ * decodes to anything; 0 when it does not match there.
+ */
+export function escapeExtentAt(text: string, i: number): number {
+  ESCAPE.lastIndex = i;
+  const m = ESCAPE.exec(text);
+  return m ? m[0].length : 0;
+}
+
 const AMP = 0x26;
 const PERCENT = 0x25;
 const BACKSLASH = 0x5c;
@@ -167,19 +177,17 @@ function oneUnit(c: number): number {
   return u;
 }
 
-/** Growable output: the view's UTF-16 units and, when asked, their original spans. */
+/** Growable output of buildView: the view's UTF-16 units and their original spans. */
 class ViewBuffer {
   units: Uint16Array;
-  start: Int32Array | undefined;
-  end: Int32Array | undefined;
+  start: Int32Array;
+  end: Int32Array;
   k = 0;
 
-  constructor(capacity: number, spans: boolean) {
+  constructor(capacity: number) {
     this.units = new Uint16Array(capacity);
-    if (spans) {
-      this.start = new Int32Array(capacity);
-      this.end = new Int32Array(capacity);
-    }
+    this.start = new Int32Array(capacity);
+    this.end = new Int32Array(capacity);
   }
 
   grow(need: number): void {
@@ -187,24 +195,20 @@ class ViewBuffer {
     const units = new Uint16Array(cap);
     units.set(this.units.subarray(0, this.k));
     this.units = units;
-    if (this.start && this.end) {
-      const start = new Int32Array(cap);
-      start.set(this.start.subarray(0, this.k));
-      this.start = start;
-      const end = new Int32Array(cap);
-      end.set(this.end.subarray(0, this.k));
-      this.end = end;
-    }
+    const start = new Int32Array(cap);
+    start.set(this.start.subarray(0, this.k));
+    this.start = start;
+    const end = new Int32Array(cap);
+    end.set(this.end.subarray(0, this.k));
+    this.end = end;
   }
 
   pushString(view: string, from: number, to: number): void {
     if (this.k + view.length > this.units.length) this.grow(view.length);
     for (let j = 0; j < view.length; j++) {
       this.units[this.k] = view.charCodeAt(j);
-      if (this.start) {
-        this.start[this.k] = from;
-        this.end![this.k] = to;
-      }
+      this.start[this.k] = from;
+      this.end[this.k] = to;
       this.k++;
     }
   }
@@ -215,24 +219,16 @@ class ViewBuffer {
 }
 
 /**
- * The one pass behind foldText and buildView: each unit of the original is
- * written to the buffer as its fold, escapes decoded first. One typed-array
- * write per unit and no string per character: building strings here made
- * garbage collection the main cost on text with non-ASCII characters.
+ * The pass behind buildView: each unit of the original is written to the
+ * buffer as its fold, escapes decoded first, with the range of the original
+ * it came from. One typed-array write per unit and no string per character:
+ * building strings here made garbage collection the main cost on text with
+ * non-ASCII characters. scanText is the same walk without the ranges; a
+ * property test checks that the two agree.
  */
-/** Reused by foldText, which runs once per checked line: allocating per call was a large share of its cost. */
-let scratch = new ViewBuffer(4096, false);
-
-function fold(text: string, spans: boolean): ViewBuffer {
+function fold(text: string): ViewBuffer {
   const n = text.length;
-  let b: ViewBuffer;
-  if (spans) {
-    b = new ViewBuffer(n + 16, true);
-  } else {
-    if (scratch.units.length < n + 16) scratch = new ViewBuffer(n + 16, false);
-    b = scratch;
-    b.k = 0;
-  }
+  const b = new ViewBuffer(n + 16);
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -271,10 +267,8 @@ function fold(text: string, spans: boolean): ViewBuffer {
     } else {
       if (b.k >= b.units.length) b.grow(1);
       b.units[b.k] = u;
-      if (b.start) {
-        b.start[b.k] = i;
-        b.end![b.k] = i + 1;
-      }
+      b.start[b.k] = i;
+      b.end[b.k] = i + 1;
       b.k++;
     }
     i += width;
@@ -282,13 +276,137 @@ function fold(text: string, spans: boolean): ViewBuffer {
   return b;
 }
 
+/** What scanText finds in one pass over a text. */
+export interface TextScan {
+  /** The view's text: the same as foldText. */
+  view: string;
+  /** The view's units that `keep` marks, in order (lower-case ASCII letters counted as capitals). */
+  kept: string;
+  /** True when the text holds a character that removeInvisible removes. */
+  invisible: boolean;
+}
+
+/** The view of each ASCII unit: its capital, 0 to drop it (a control), ESCAPE_START for `&`, `%` and `\\`. */
+const ESCAPE_START = 0xfffe;
+const ASCII_VIEW = new Uint16Array(128);
+for (let c = 0; c < 128; c++) {
+  if (PLAIN[c] === 1) ASCII_VIEW[c] = c >= 0x61 && c <= 0x7a ? c - 32 : c;
+}
+ASCII_VIEW[AMP] = ASCII_VIEW[PERCENT] = ASCII_VIEW[BACKSLASH] = ESCAPE_START;
+
+// Reused between calls: foldText runs once per checked line, and allocating per call was a large share of its cost.
+let viewUnits = new Uint16Array(4096);
+let keptUnits = new Uint16Array(4096);
+
+function viewCapacity(need: number, k: number): void {
+  if (need <= viewUnits.length) return;
+  const units = new Uint16Array(Math.max(need, viewUnits.length * 2));
+  units.set(viewUnits.subarray(0, k));
+  viewUnits = units;
+}
+
+function unitsToString(units: Uint16Array, k: number): string {
+  return Buffer.from(units.buffer, units.byteOffset, k * 2).toString('utf16le');
+}
+
+/**
+ * The view of `text` without the map back, and in the same pass the units a
+ * caller asks for (`keep`, indexed by ASCII unit) and whether anything
+ * invisible is present. The quoting layer's common path reads a text once
+ * with it: text with no tag in its view and nothing invisible needs no other
+ * pass of the normaliser.
+ */
+export function scanText(text: string, keep?: Uint8Array): TextScan {
+  const n = text.length;
+  // Room for one unit per unit of the text; a fold longer than one unit makes more room for itself.
+  viewCapacity(n + 16, 0);
+  if (keep !== undefined && keptUnits.length < n + 16) keptUnits = new Uint16Array(n + 16);
+  let units = viewUnits;
+  let kept = keptUnits;
+  let k = 0;
+  let s = 0;
+  let invisible = false;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    let folded: string;
+    let width = 1;
+    if (c < 128) {
+      const u = ASCII_VIEW[c]!;
+      if (u === 0) {
+        // Controls other than tab, LF and CR drop out of the view, and removeInvisible removes them.
+        invisible = true;
+        i++;
+        continue;
+      }
+      if (u !== ESCAPE_START) {
+        units[k++] = u;
+        if (keep !== undefined && keep[u] === 1) kept[s++] = u;
+        i++;
+        continue;
+      }
+      const decoded = decodeEscapeAt(text, i);
+      if (decoded === undefined) {
+        units[k++] = c;
+        if (keep !== undefined && keep[c] === 1) kept[s++] = c;
+        i++;
+        continue;
+      }
+      // A decoded line break reads as a space, so the view's lines are the text's lines.
+      folded = decoded[0] === 0x0a || decoded[0] === 0x0d ? ' ' : foldCodePoint(decoded[0]);
+      width = decoded[1];
+    } else {
+      const cp = c >= 0xd800 && c <= 0xdbff && i + 1 < n ? text.codePointAt(i)! : c;
+      if (cp > 0xffff) {
+        folded = foldCodePoint(cp);
+        width = 2;
+        if (folded.length === 0 && isInvisibleCodePoint(cp)) invisible = true;
+      } else {
+        const u = cp >= 0xd800 && cp <= 0xdfff ? MULTI : oneUnit(c);
+        if (u !== MULTI) {
+          units[k++] = u;
+          if (keep !== undefined && u < 128) {
+            const upper = u >= 0x61 && u <= 0x7a ? u - 32 : u;
+            if (keep[upper] === 1) kept[s++] = upper;
+          }
+          i++;
+          continue;
+        }
+        folded = foldCodePoint(c);
+        // Everything removeInvisible removes folds to nothing; so do combining marks.
+        if (folded.length === 0 && isInvisibleCodePoint(c)) invisible = true;
+      }
+    }
+    if (folded.length > 1) {
+      const need = k + folded.length + (n - i) + 16;
+      viewCapacity(need, k);
+      units = viewUnits;
+      if (keep !== undefined && need > kept.length) {
+        keptUnits = new Uint16Array(Math.max(need, kept.length * 2));
+        keptUnits.set(kept.subarray(0, s));
+        kept = keptUnits;
+      }
+    }
+    for (let j = 0; j < folded.length; j++) {
+      const u = folded.charCodeAt(j);
+      units[k++] = u;
+      if (keep !== undefined && u < 128) {
+        const upper = u >= 0x61 && u <= 0x7a ? u - 32 : u;
+        if (keep[upper] === 1) kept[s++] = upper;
+      }
+    }
+    i += width;
+  }
+  return { view: unitsToString(units, k), kept: keep === undefined ? '' : unitsToString(kept, s), invisible };
+}
+
 /** The view's text alone, without the map back to the original. */
 export function foldText(text: string): string {
-  return fold(text, false).text();
+  return scanText(text).view;
 }
 
 /** Builds the normalised view of `text`, with its map back. Linear in the length of `text`. */
 export function buildView(text: string): NormalizedView {
-  const b = fold(text, true);
-  return { text: b.text(), start: b.start!.subarray(0, b.k), end: b.end!.subarray(0, b.k) };
+  const b = fold(text);
+  return { text: b.text(), start: b.start.subarray(0, b.k), end: b.end.subarray(0, b.k) };
 }

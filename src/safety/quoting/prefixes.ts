@@ -9,7 +9,7 @@
  * spacing and punctuation no longer matter: "S Y S T E M :", "S.Y.S.T.E.M:" and
  * "Sуstem:" (Cyrillic у) all read as `SYSTEM:`.
  */
-import { foldText } from './normalized-view.js';
+import { foldText, scanText } from './normalized-view.js';
 
 export const PREFIX_KINDS = [
   'role_prefix',
@@ -85,7 +85,6 @@ const SPELLED_OUT = /\b([A-Z]) (?=[A-Z]\b)/g;
  * text. Only lines with a hit get the full check (which also picks the kind).
  * A property test checks that it never skips a line the full check marks.
  *
-
  * The patterns themselves, run over the squashed text: a single word such as
  * MODE or IGNOR picked nearly every science paragraph ("model", "ignored")
  * for the full check. The squashed text keeps line breaks and no pattern
@@ -100,34 +99,20 @@ const ANYWHERE_RE = new RegExp(
 const ROLE_AT_START = new RegExp(String.raw`[#>\[\]|/]*${ROLE}\]?:`, 'y');
 const HEADER_AT_START = /[>]*#/y;
 
-/** 1 for the characters the squashed key keeps (upper case only; lower case is mapped first). */
-const KEEP = new Uint8Array(128);
-for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:#<>|[]/\n') KEEP[ch.charCodeAt(0)] = 1;
+/**
+ * 1 for the characters the squashed key keeps (upper case; scanText counts
+ * lower-case letters as capitals). The line break is kept, so the squashed
+ * text of a whole text holds each line's key on its own line.
+ */
+export const SQUASH_KEEP = new Uint8Array(128);
+for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:#<>|[]/\n') SQUASH_KEEP[ch.charCodeAt(0)] = 1;
 
 /**
- * The squashed text, or undefined when `raw` is true and the text holds
- * anything the view would change beyond case (non-ASCII, controls, escapes):
- * then the caller folds it first. One pass either way.
+ * Indexes of the lines (split on `\n`) that need the full check, ascending.
+ * `squashed` is `scanText(text, SQUASH_KEEP).kept`, when the caller has it.
  */
-function squashLines(view: string, raw: boolean): string | undefined {
-  const out = new Uint16Array(view.length);
-  let k = 0;
-  for (let i = 0; i < view.length; i++) {
-    let c = view.charCodeAt(i);
-    if (raw && (c >= 0x7f || (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x26 || c === 0x5c))
-      return undefined;
-    if (raw && c === 0x25 && /[0-9a-fA-F]/.test(view.charAt(i + 1))) return undefined;
-    if (c >= 0x61 && c <= 0x7a) c -= 32;
-    if (c < 128 && KEEP[c] === 1) out[k++] = c;
-  }
-  return Buffer.from(out.buffer, 0, k * 2).toString('utf16le');
-}
-
-/** Indexes of the lines (split on `\n`) that need the full check, ascending. */
-function linesToCheck(text: string): number[] {
+function linesToCheck(text: string, squashed = scanText(text, SQUASH_KEEP).kept): number[] {
   // The view keeps the text's line breaks and makes none, so lines correspond.
-  // Plain ASCII needs no fold: its view is its upper case.
-  const squashed = squashLines(text, true) ?? squashLines(foldText(text), false)!;
   const hits = new Set<number>();
   // Line starts: a role label with its colon, or a header.
   for (let i = 0, line = 0; i <= squashed.length; line++) {
@@ -183,15 +168,18 @@ export interface PrefixMarking {
   total: number;
 }
 
-/** Wraps every line that imitates an instruction in `[` ... `]`. */
-export function markDangerousLines(text: string): PrefixMarking {
+/**
+ * Wraps every line that imitates an instruction in `[` ... `]`. `squashed`
+ * is `scanText(text, SQUASH_KEEP).kept`, for a caller that already has it.
+ */
+export function markDangerousLines(text: string, squashed?: string): PrefixMarking {
   const marked: Partial<Record<PrefixKind, number>> = {};
   let total = 0;
   let out = '';
   let copied = 0;
   let line = 0;
   let lineStart = 0;
-  for (const target of linesToCheck(text)) {
+  for (const target of linesToCheck(text, squashed)) {
     for (; line < target; line++) lineStart = text.indexOf('\n', lineStart) + 1;
     const nl = text.indexOf('\n', lineStart);
     const lineEnd = nl === -1 ? text.length : nl;

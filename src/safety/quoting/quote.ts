@@ -4,9 +4,10 @@
 import { boundaryHash, escapeId, parseKey, processKey } from './boundary.js';
 import { chooseMarker, datamark, datamarkingPreamble } from './datamark.js';
 import { QuotingError } from './errors.js';
-import { removeInvisible } from './invisible.js';
-import { markDangerousLines, type PrefixKind } from './prefixes.js';
-import { findTags, MAY_OPEN_CLASS, type TagSpan } from './tags.js';
+import { removeInvisible, type InvisibleRemoval } from './invisible.js';
+import { scanText } from './normalized-view.js';
+import { markDangerousLines, SQUASH_KEEP, type PrefixKind } from './prefixes.js';
+import { findTags, MAY_OPEN_CLASS, viewHasTag, type TagSpan } from './tags.js';
 
 /** What replaces a removed tag: no bracket, so no new tag can form around it. */
 export const TAG_PLACEHOLDER = '[tag removed]';
@@ -62,15 +63,30 @@ export function neutralize(input: string): Neutralised {
     text = text.toWellFormed();
   }
 
-  // Tags are found on the original, so the spans cover invisible characters inside them.
+  // One pass of the normaliser reads the whole text. Most text holds no tag
+  // of ours and nothing invisible: then it is unchanged until prefix marking,
+  // which reads the squashed lines of the same pass.
+  const scan = scanText(text, SQUASH_KEEP);
   let tagsRemoved = 0;
-  let spans = findTags(text);
-  tagsRemoved += spans.length;
-  text = replaceSpans(text, spans);
-  const invisible = removeInvisible(text);
-  text = invisible.text;
+  let spans: TagSpan[] = [];
+  let invisible: InvisibleRemoval = { text, removed: 0 };
+  let squashed: string | undefined;
+  const hasTag = viewHasTag(scan.view);
+  if (hasTag || scan.invisible) {
+    // Tags are found on the original, so the spans cover invisible characters
+    // inside them. findTags finds a tag exactly when the view holds one.
+    if (hasTag) {
+      spans = findTags(text);
+      tagsRemoved += spans.length;
+      text = replaceSpans(text, spans);
+    }
+    invisible = removeInvisible(text);
+    text = invisible.text;
+  } else {
+    squashed = scan.kept;
+  }
 
-  const marking = markDangerousLines(text);
+  const marking = markDangerousLines(text, squashed);
   text = marking.text;
 
   // A tag can form after the first pass: removing an invisible character can
