@@ -166,7 +166,14 @@ const mdEscape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '
 
 const load = `load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end`;
 const mbps = (p: Point): number => p.units / MB / (p.ms / 1000);
-const header = ['kind', ...sizes.map((s) => `${s} MB`), 'time/MB, largest ÷ smallest', 'linear', `≥ ${GOAL_MBPS} MB/s`];
+const header = [
+  'kind',
+  'input',
+  ...sizes.map((s) => `${s} MB`),
+  'time/MB, largest ÷ smallest',
+  'linear',
+  `≥ ${GOAL_MBPS} MB/s`,
+];
 const rows = results.map((r) => {
   const cells = sizes.map((mb) => {
     const p = r.points.find((x) => x.mb === mb);
@@ -176,7 +183,8 @@ const rows = results.map((r) => {
   const largest = r.points.at(-1);
   const linear = r.ratio === undefined ? '–' : r.ratio > NONLINEAR ? 'NO' : 'yes';
   const goal = largest === undefined ? '–' : mbps(largest) >= GOAL_MBPS ? 'yes' : 'no';
-  return [r.kind.name, ...cells, r.ratio === undefined ? '–' : r.ratio.toFixed(2), linear, goal];
+  const input = r.kind.adversarial ? 'adversarial' : 'ordinary';
+  return [r.kind.name, input, ...cells, r.ratio === undefined ? '–' : r.ratio.toFixed(2), linear, goal];
 });
 const probeHeader = ['single run', ...PROBE_LENGTHS.map((n) => `${n / 1000}k units, ms`), 'exponent', 'growth'];
 
@@ -186,11 +194,11 @@ console.log('\nOne run of a construct, at growing length (median of 3, ms); expo
 console.log(textTable(probeHeader, probeRows));
 const slow = results.filter((r) => {
   const p = r.points.at(-1);
-  return p !== undefined && mbps(p) < GOAL_MBPS;
+  return !r.kind.adversarial && p !== undefined && mbps(p) < GOAL_MBPS;
 });
 const nonlinear = results.filter((r) => r.ratio !== undefined && r.ratio > NONLINEAR);
 console.log(
-  `\nbelow ${GOAL_MBPS} MB/s at the largest size: ${slow.map((r) => r.kind.name).join('; ') || 'none'}` +
+  `\nordinary text below ${GOAL_MBPS} MB/s at the largest size: ${slow.map((r) => r.kind.name).join('; ') || 'none'}` +
     `\nnon-linear (ratio > ${NONLINEAR}): ${nonlinear.map((r) => r.kind.name).join('; ') || 'none'}` +
     (results.some((r) => r.skipped.length > 0)
       ? `\nskipped: sizes after a single run took over ${SLOW_RUN_MS / 1000} s`
@@ -218,7 +226,10 @@ if (!parsed.values['no-docs'] && ONLY === undefined) {
       `(${Math.min(RUNS, 3)} at 16 MB and above) after a warm-up, with a garbage collection before the first run of each point (not before each run: that throws away compiled code); a point whose first run ` +
       `takes over ${SLOW_RUN_MS / 1000} s is measured once and the larger sizes of its kind are skipped. The ratio is ` +
       `time per MB at the largest size over time per MB at the smallest: near 1 is linear, over ${NONLINEAR} is ` +
-      `flagged. Goal: at least ${GOAL_MBPS} MB/s on large inputs, and linear cost.`,
+      `flagged. Goal: at least ${GOAL_MBPS} MB/s on large inputs of ordinary text (pages, papers, prose, the text ` +
+      `agents quote), and linear cost on every input. The adversarial kinds are built to take the slow path: dense ` +
+      `disguised tags, whitespace runs inside brackets and invisible characters send the text through the full ` +
+      `normaliser, which maps every tag back to the original characters.`,
     '',
     markdownTable(
       header,
