@@ -34,11 +34,11 @@ export interface Neutralised {
   report: QuotingReport;
 }
 
-function replaceSpans(text: string, spans: TagSpan[]): string {
+function replaceSpans(text: string, spans: TagSpan[], placeholder = TAG_PLACEHOLDER): string {
   let out = '';
   let at = 0;
   for (const { start, end } of spans) {
-    out += text.slice(at, start) + TAG_PLACEHOLDER;
+    out += text.slice(at, start) + placeholder;
     at = end;
   }
   return out + text.slice(at);
@@ -46,6 +46,29 @@ function replaceSpans(text: string, spans: TagSpan[]): string {
 
 // Characters that can open a tag in the view; used only by the last-resort pass.
 const ANY_OPENER = new RegExp(MAY_OPEN_CLASS, 'gu');
+
+/**
+ * Removes tags until none is left, for text that a step after the first
+ * removal changed: each pass can only shorten what it removes, so one pass
+ * is the rule, and a fourth would be a bug, answered by replacing every
+ * possible opener.
+ */
+function removeRemainingTags(input: string, placeholder: string): { text: string; removed: number } {
+  let text = input;
+  let removed = 0;
+  for (let pass = 0; ; pass++) {
+    const spans = findTags(text);
+    if (spans.length === 0) break;
+    if (pass === 3) {
+      // Unreachable by the property tests; if it is ever reached, fail safe.
+      text = text.replace(ANY_OPENER, '\ufffd');
+      break;
+    }
+    removed += spans.length;
+    text = replaceSpans(text, spans, placeholder);
+  }
+  return { text, removed };
+}
 
 /**
  * Makes untrusted text safe to put between boundary tags: removes our tags in
@@ -95,16 +118,10 @@ export function neutralize(input: string): Neutralised {
   // checks it anyway. When nothing changed, the text is the one already
   // scanned, and the check is skipped.
   const changed = spans.length + invisible.removed + marking.total + malformedReplaced > 0;
-  for (let pass = 0; changed; pass++) {
-    spans = findTags(text);
-    if (spans.length === 0) break;
-    if (pass === 3) {
-      // Unreachable by the property tests; if it is ever reached, fail safe.
-      text = text.replace(ANY_OPENER, '\ufffd');
-      break;
-    }
-    tagsRemoved += spans.length;
-    text = replaceSpans(text, spans);
+  if (changed) {
+    const last = removeRemainingTags(text, TAG_PLACEHOLDER);
+    text = last.text;
+    tagsRemoved += last.removed;
   }
 
   const report: QuotingReport = {
@@ -166,6 +183,15 @@ function quoteAs(tag: QuoteTag, input: string, options: QuoteOptions): Quoted {
   if (options.datamark) {
     marker = chooseMarker(key, id, content);
     content = datamark(content, marker);
+    // Datamarking turns a run of spaces into one marker, which can shorten the
+    // gap between two letters of a name until it reads as a tag again
+    // (`UNTRUSTED  -_SOURCE` becomes `UNTRUSTED※-_SOURCE`).
+    const last = removeRemainingTags(content, datamark(TAG_PLACEHOLDER, marker).slice(marker.length));
+    if (last.removed > 0) {
+      content = last.text;
+      report.tagsRemoved += last.removed;
+      report.neutralised = true;
+    }
   }
   const hash = boundaryHash(key, tag, id, content);
   const attrs = `id="${id}" hash="${hash}"`;
