@@ -17,7 +17,11 @@ export type ErrorCode =
   | 'CLASSIFIER_MALFORMED_OUTPUT'
   | 'CLASSIFIER_ABORTED'
   | 'PUBLISH_FAILED'
-  | 'WAIT_TIMEOUT';
+  | 'WAIT_TIMEOUT'
+  | 'REVIEW_INVALID'
+  | 'REVIEW_NOT_FOUND'
+  | 'REVIEW_NOT_HELD'
+  | 'REVIEW_ALREADY_DECIDED';
 
 export class CosciError extends Error {
   override name = 'CosciError';
@@ -46,5 +50,20 @@ export class PayloadError extends CosciError {
     readonly fields: string[],
   ) {
     super('PAYLOAD_INVALID', message);
+  }
+}
+
+export type ReviewErrorCode = 'REVIEW_INVALID' | 'REVIEW_NOT_FOUND' | 'REVIEW_NOT_HELD' | 'REVIEW_ALREADY_DECIDED';
+
+/**
+ * A review request that cannot be carried out: bad input (`REVIEW_INVALID`,
+ * naming the field), no such hypothesis or revision (`REVIEW_NOT_FOUND`), a
+ * revision that is not held (`REVIEW_NOT_HELD`), or one a person has already
+ * decided (`REVIEW_ALREADY_DECIDED`: a decision is final for its revision).
+ */
+export class ReviewError extends CosciError {
+  override name = 'ReviewError';
+  constructor(code: ReviewErrorCode, message: string) {
+    super(code, message);
   }
 }

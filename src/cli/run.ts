@@ -3,6 +3,7 @@ import { QuotingError } from '../safety/quoting/index.js';
 import { CLASSIFY_USAGE, runClassify } from './commands/classify.js';
 import { EVENTS_USAGE, runEvents } from './commands/events.js';
 import { PUBLISH_USAGE, runPublish, runSubmit } from './commands/publish.js';
+import { QUARANTINE_USAGE, runQuarantine } from './commands/quarantine.js';
 import { QUOTE_USAGE, runQuote } from './commands/quote.js';
 import { WORKER_USAGE, runWorker } from './commands/worker.js';
 import { VERIFY_USAGE, runVerify } from './commands/verify.js';
@@ -19,6 +20,7 @@ Commands:
   classify    classify text once with the configured model (no Redis)
   verify      check once that an excerpt is on a web page (no Redis)
   events      print events from the stream
+  quarantine  list held hypotheses, show one, release or confirm it
   quote       wrap untrusted text from stdin in boundary tags
 
 Configuration: --config FILE, else COSCI_SAFETY_CONFIG, else ./cosci-safety.toml
@@ -35,6 +37,8 @@ ${VERIFY_USAGE}
 
 ${EVENTS_USAGE}
 
+${QUARANTINE_USAGE}
+
 ${QUOTE_USAGE}`;
 
 type Command = (args: string[], ctx: CliContext) => Promise<number>;
@@ -47,6 +51,7 @@ const COMMANDS: Record<string, Command> = {
   classify: runClassify,
   events: runEvents,
   verify: runVerify,
+  quarantine: runQuarantine,
 };
 
 export async function main(argv: string[], ctx: CliContext): Promise<number> {

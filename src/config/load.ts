@@ -70,6 +70,7 @@ export function loadConfig(options: LoadOptions): { config: Config; file: string
   if (env.REDIS_URL) section(raw, 'redis').url = env.REDIS_URL;
   if (env.ANTHROPIC_API_KEY) section(raw, 'anthropic').api_key = env.ANTHROPIC_API_KEY;
   if (env.ANTHROPIC_BASE_URL) section(raw, 'anthropic').base_url = env.ANTHROPIC_BASE_URL;
+  if (env.COSCI_REVIEW_TOKEN) section(raw, 'review').api_token = env.COSCI_REVIEW_TOKEN;
   for (const [name, values] of Object.entries(options.overrides ?? {})) {
     Object.assign(section(raw, name), values);
   }

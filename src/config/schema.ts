@@ -8,7 +8,7 @@ import { CATEGORIES } from '../safety/classification/categories.js';
 const category = z.enum(CATEGORIES);
 const positiveInt = z.number().int().positive();
 
-export const QUEUE_NAMES = ['hypothesis.saved', 'goal.submitted', 'review.recorded'] as const;
+export const QUEUE_NAMES = ['hypothesis.saved', 'goal.submitted', 'review.recorded', 'report.finalized'] as const;
 
 export const RedisConfigSchema = z
   .strictObject({
@@ -82,6 +82,13 @@ export const SafetyConfigSchema = z
     classifier_cache_ttl_seconds: positiveInt.default(7 * 24 * 3600),
     /** Verify the evidence of reviews; when false, reviews are recorded as skipped. */
     enable_citation_verifier: z.boolean().default(true),
+    /**
+     * At final-report time: `redact` replaces each section of a held or
+     * confirmed hypothesis with a notice, then classifies the report as a
+     * whole; `block` blocks a report with any such section; `off` passes
+     * reports unchecked.
+     */
+    final_report_check: z.enum(['redact', 'block', 'off']).default('redact'),
   })
   .prefault({})
   .check((ctx) => {
@@ -172,6 +179,16 @@ export const LoggingConfigSchema = z
   })
   .prefault({});
 
+export const ReviewConfigSchema = z
+  .strictObject({
+    /**
+     * Bearer token of the HTTP review API and page, served beside /metrics.
+     * Unset, they are off. Prefer the COSCI_REVIEW_TOKEN environment variable.
+     */
+    api_token: z.string().min(16, 'use a token of at least 16 characters').optional(),
+  })
+  .prefault({});
+
 export const ConfigSchema = z.strictObject({
   redis: RedisConfigSchema,
   worker: WorkerConfigSchema,
@@ -180,6 +197,7 @@ export const ConfigSchema = z.strictObject({
   models: ModelsConfigSchema,
   anthropic: AnthropicConfigSchema,
   citations: CitationsConfigSchema,
+  review: ReviewConfigSchema,
   logging: LoggingConfigSchema,
 });
 

@@ -70,6 +70,44 @@ export const ReviewVerifiedDataSchema = z.object({
 });
 export type ReviewVerifiedData = z.infer<typeof ReviewVerifiedDataSchema>;
 
+/** A person's decision on a held hypothesis revision. */
+export const HypothesisDecisionDataSchema = z.object({
+  hypothesisId: z.string(),
+  revision: z.number().int().nonnegative(),
+  by: z.string(),
+  note: z.string(),
+  at: z.string(),
+  overridden: z.object({
+    action: z.enum(ACTIONS),
+    categories: z.array(z.string()),
+    confidence: z.number(),
+  }),
+});
+export type HypothesisDecisionData = z.infer<typeof HypothesisDecisionDataSchema>;
+
+export const REPORT_OUTCOMES = ['cleared', 'redacted', 'blocked'] as const;
+export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
+
+/** The final-report check of one report revision. */
+export const ReportEventDataSchema = z.object({
+  reportId: z.string(),
+  revision: z.number().int().nonnegative(),
+  runId: z.string().optional(),
+  outcome: z.enum(REPORT_OUTCOMES),
+  /** `redact`, `block`, or `off` (the report was not checked). */
+  mode: z.enum(['redact', 'block', 'off']),
+  /** Why a blocked report is blocked: held hypotheses (block mode), or the report's own verdict. */
+  blockedBy: z.enum(['held_hypotheses', 'report_verdict']).optional(),
+  redacted: z.array(z.object({ index: z.number().int(), hypothesisId: z.string(), state: z.string() })),
+  /** The verdict on the (redacted) report as a whole; absent when the check is off. */
+  action: z.enum(ACTIONS).optional(),
+  categories: z.array(z.string()).optional(),
+  confidence: z.number().optional(),
+  degraded: z.boolean().optional(),
+  reason: z.enum(DEGRADED_REASONS).optional(),
+});
+export type ReportEventData = z.infer<typeof ReportEventDataSchema>;
+
 export const EVENT_SCHEMAS = {
   hypothesis_assessed: HypothesisEventDataSchema,
   hypothesis_flagged: HypothesisEventDataSchema,
@@ -80,6 +118,11 @@ export const EVENT_SCHEMAS = {
   classifier_degraded: ClassifierDegradedDataSchema,
   citation_unverified: CitationUnverifiedDataSchema,
   review_verified: ReviewVerifiedDataSchema,
+  hypothesis_released: HypothesisDecisionDataSchema,
+  hypothesis_confirmed: HypothesisDecisionDataSchema,
+  report_cleared: ReportEventDataSchema,
+  report_redacted: ReportEventDataSchema,
+  report_blocked: ReportEventDataSchema,
 } as const;
 
 export type EventType = keyof typeof EVENT_SCHEMAS;

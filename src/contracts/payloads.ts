@@ -62,16 +62,38 @@ export const ReviewRecordedSchema = z.object({
 export type ReviewRecorded = z.infer<typeof ReviewRecordedSchema>;
 export type ReviewRecordedInput = z.input<typeof ReviewRecordedSchema>;
 
+/** Bounds on a final report, so a hostile job cannot make a worker classify without end. */
+export const MAX_REPORT_SECTIONS = 1000;
+
+export const ReportSectionSchema = z.object({
+  text: z.string().max(MAX_TEXT_CHARS),
+  /** The hypothesis this section presents; its review state decides whether the section is shown. */
+  hypothesisId: Id.optional(),
+});
+export type ReportSection = z.infer<typeof ReportSectionSchema>;
+
+export const ReportFinalizedSchema = z.object({
+  reportId: Id,
+  sections: z.array(ReportSectionSchema).min(1).max(MAX_REPORT_SECTIONS),
+  runId: Id.optional(),
+  /** A report finalized again after a change gets a new revision. */
+  revision: z.number().int().nonnegative().default(0),
+});
+export type ReportFinalized = z.infer<typeof ReportFinalizedSchema>;
+export type ReportFinalizedInput = z.input<typeof ReportFinalizedSchema>;
+
 export const PAYLOAD_SCHEMAS = {
   'hypothesis.saved': HypothesisSavedSchema,
   'goal.submitted': GoalSubmittedSchema,
   'review.recorded': ReviewRecordedSchema,
+  'report.finalized': ReportFinalizedSchema,
 } as const;
 
 export type PayloadOf = {
   'hypothesis.saved': HypothesisSaved;
   'goal.submitted': GoalSubmitted;
   'review.recorded': ReviewRecorded;
+  'report.finalized': ReportFinalized;
 };
 
 /**
@@ -85,6 +107,10 @@ export function hypothesisJobId(hypothesisId: string, revision: number): string 
 
 export function reviewJobId(reviewId: string, revision: number): string {
   return `review.${encodeURIComponent(reviewId)}.r${revision}`;
+}
+
+export function reportJobId(reportId: string, revision: number): string {
+  return `report.${encodeURIComponent(reportId)}.r${revision}`;
 }
 
 export function goalJobId(goalId: string): string {

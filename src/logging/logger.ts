@@ -23,6 +23,10 @@ export const REDACT_PATHS = [
   'redisUrl',
   'token',
   '*.token',
+  'api_token',
+  '*.api_token',
+  '*.*.api_token',
+  'config.review.api_token',
 ];
 
 export interface LoggerOptions {

@@ -21,6 +21,9 @@ export interface Metrics {
   fetchDuration: Histogram<'outcome'>;
   fetchCache: Counter<'result'>;
   fetchBytes: Counter;
+  reviewDecisions: Counter<'decision'>;
+  reviewApiRequests: Counter<'outcome'>;
+  reports: Counter<'outcome'>;
 }
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
@@ -113,6 +116,24 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     fetchBytes: new Counter({
       name: 'cosci_safety_fetch_bytes_total',
       help: 'Bytes received on the wire by page fetches.',
+      registers,
+    }),
+    reviewDecisions: new Counter({
+      name: 'cosci_safety_review_decisions_total',
+      help: 'Decisions people took on held hypotheses: released or confirmed.',
+      labelNames: ['decision'],
+      registers,
+    }),
+    reviewApiRequests: new Counter({
+      name: 'cosci_safety_review_api_requests_total',
+      help: 'Requests to the review API and page, by outcome (ok, unauthorized, invalid, not_found, conflict, error).',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    reports: new Counter({
+      name: 'cosci_safety_reports_total',
+      help: 'Final reports checked, by outcome: cleared, redacted, blocked, skipped (check off).',
+      labelNames: ['outcome'],
       registers,
     }),
   };

@@ -11,12 +11,16 @@ import { HypothesisSavedSchema, type HypothesisSaved } from '../contracts/payloa
 import type { EventEmitter } from '../events/emitter.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Verdict } from '../safety/classification/verdict.js';
+import { stateOf, type ReviewState } from '../safety/review/decision.js';
+import type { DecisionStore } from '../store/decision-store.js';
 import type { VerdictStore } from '../store/verdict-store.js';
 import { guardClassification, parsePayload, verdictFields, type JobControl } from './classify-job.js';
 
 export interface ProcessorDeps {
   classifier: Classifier;
   store: VerdictStore;
+  /** People's decisions; without it, no decision is looked up. */
+  decisions?: DecisionStore | undefined;
   emitter: EventEmitter;
   metrics?: Metrics | undefined;
   logger: Logger;
@@ -29,6 +33,8 @@ export interface HypothesisResult {
   hypothesisId: string;
   revision: number;
   verdict: Verdict;
+  /** The revision's review state; a person's decision wins over the verdict. */
+  state: ReviewState;
 }
 
 /** The text the classifier sees: the title, when there is one, then the hypothesis. */
@@ -53,7 +59,13 @@ export function createHypothesisProcessor(deps: ProcessorDeps) {
       const fresh = await guardClassification(job, token, deps.control, () =>
         deps.classifier.classify(hypothesisText(p), 'hypothesis', { signal: deps.signal, onRateLimit: 'throw' }),
       );
-      verdict = await deps.store.record('hypothesis', p.hypothesisId, p.revision, fresh);
+      verdict = await deps.store.record('hypothesis', p.hypothesisId, p.revision, fresh, {
+        text: p.text,
+        title: p.title,
+        goalId: p.goalId,
+        runId: p.runId,
+        agent: p.agent,
+      });
       deps.metrics?.classifications.inc({ target: 'hypothesis', action: verdict.action });
     }
 
@@ -65,9 +77,12 @@ export function createHypothesisProcessor(deps: ProcessorDeps) {
       ...(p.runId ? { runId: p.runId } : {}),
     };
     const id = (type: string) => hypothesisEventId(type, p.hypothesisId, p.revision);
+    // A person's decision is final for its revision: a job that runs again
+    // after it (a retry, a re-published job) announces no hold over it.
+    const decision = deps.decisions ? await deps.decisions.get(p.hypothesisId, p.revision) : undefined;
     await deps.emitter.emit('hypothesis_assessed', id('hypothesis_assessed'), data);
     const specific = HYPOTHESIS_ACTION_EVENTS[verdict.action];
-    if (specific) await deps.emitter.emit(specific, id(specific), data);
+    if (specific && !decision) await deps.emitter.emit(specific, id(specific), data);
     if (verdict.degraded && verdict.reason) {
       await deps.emitter.emit('classifier_degraded', id('classifier_degraded'), {
         target: 'hypothesis',
@@ -82,6 +97,6 @@ export function createHypothesisProcessor(deps: ProcessorDeps) {
         'degraded verdict: hypothesis was not cleanly classified',
       );
     }
-    return { hypothesisId: p.hypothesisId, revision: p.revision, verdict };
+    return { hypothesisId: p.hypothesisId, revision: p.revision, verdict, state: stateOf(verdict, decision) };
   };
 }

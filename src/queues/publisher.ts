@@ -11,16 +11,20 @@ import { formatIssues } from '../config/load.js';
 import {
   GoalSubmittedSchema,
   HypothesisSavedSchema,
+  ReportFinalizedSchema,
   ReviewRecordedSchema,
   goalJobId,
   hypothesisJobId,
+  reportJobId,
   reviewJobId,
   type GoalSubmittedInput,
   type HypothesisSavedInput,
+  type ReportFinalizedInput,
   type ReviewRecordedInput,
 } from '../contracts/payloads.js';
 import { CosciError, PayloadError } from '../errors.js';
 import type { GoalResult } from '../processors/goal-processor.js';
+import type { ReportResult } from '../processors/report-processor.js';
 import type { QueueName } from '../config/schema.js';
 
 /** Job options every publisher should use; other languages: see docs/contract.md. */
@@ -56,8 +60,8 @@ function validate<S extends z.ZodType>(schema: S, queue: QueueName, payload: unk
 
 export class Publisher {
   private readonly queues = new Map<QueueName, Queue>();
-  private goalEvents: QueueEvents | undefined;
-  private eventsConnection: Redis | undefined;
+  private readonly queueEvents = new Map<QueueName, QueueEvents>();
+  private readonly eventsConnections: Redis[] = [];
   private readonly prefix: string;
 
   constructor(private readonly options: PublisherOptions) {
@@ -112,44 +116,70 @@ export class Publisher {
     const p = validate(GoalSubmittedSchema, 'goal.submitted', payload);
     const jobId = goalJobId(p.goalId);
     if (!options.wait) return this.add('goal.submitted', jobId, p);
-    const events = await this.events();
-    const published = await this.add('goal.submitted', jobId, p);
-    const job = await this.queue('goal.submitted').getJob(jobId);
-    if (!job) throw new CosciError('PUBLISH_FAILED', `goal job ${jobId} vanished after publishing`);
+    return this.addAndWait<GoalResult>('goal.submitted', jobId, p, `goal ${p.goalId}`, options.timeoutMs);
+  }
+
+  /**
+   * Publishes `report.finalized`; with `wait`, resolves to the check's result
+   * (publication waits on it: publish `text` only when `publishable`).
+   */
+  async finalizeReport(
+    payload: ReportFinalizedInput,
+    options: { wait: true; timeoutMs?: number },
+  ): Promise<Published & ReportResult>;
+  async finalizeReport(payload: ReportFinalizedInput, options?: { wait?: false }): Promise<Published>;
+  async finalizeReport(
+    payload: ReportFinalizedInput,
+    options: { wait?: boolean; timeoutMs?: number } = {},
+  ): Promise<Published | (Published & ReportResult)> {
+    const p = validate(ReportFinalizedSchema, 'report.finalized', payload);
+    const jobId = reportJobId(p.reportId, p.revision);
+    if (!options.wait) return this.add('report.finalized', jobId, p);
+    return this.addAndWait<ReportResult>('report.finalized', jobId, p, `report ${p.reportId}`, options.timeoutMs);
+  }
+
+  private async addAndWait<R>(
+    name: QueueName,
+    jobId: string,
+    data: object,
+    what: string,
+    timeoutMs = 60_000,
+  ): Promise<Published & R> {
+    // Listen before adding, so a fast worker cannot finish the job unseen.
+    const events = await this.events(name);
+    const published = await this.add(name, jobId, data);
+    const job = await this.queue(name).getJob(jobId);
+    if (!job) throw new CosciError('PUBLISH_FAILED', `job ${jobId} vanished after publishing`);
     try {
-      const result = (await job.waitUntilFinished(events, options.timeoutMs ?? 60_000)) as GoalResult;
+      const result = (await job.waitUntilFinished(events, timeoutMs)) as R;
       return { ...published, ...result };
     } catch (err) {
       const message = (err as Error).message;
       if (/timed out/i.test(message)) {
-        throw new CosciError(
-          'WAIT_TIMEOUT',
-          `no verdict for goal ${p.goalId} within ${options.timeoutMs ?? 60_000} ms; is a worker running?`,
-        );
+        throw new CosciError('WAIT_TIMEOUT', `no result for ${what} within ${timeoutMs} ms; is a worker running?`);
       }
-      throw new CosciError('PUBLISH_FAILED', `goal ${p.goalId} failed: ${message}`, { cause: err });
+      throw new CosciError('PUBLISH_FAILED', `${what} failed: ${message}`, { cause: err });
     }
   }
 
-  private async events(): Promise<QueueEvents> {
-    if (!this.goalEvents) {
+  private async events(name: QueueName): Promise<QueueEvents> {
+    let events = this.queueEvents.get(name);
+    if (!events) {
       const connection =
         this.options.blockingConnection?.() ??
         this.options.connection.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true });
-      this.eventsConnection = connection;
-      this.goalEvents = new QueueEvents('goal.submitted', {
-        connection: connection as ConnectionOptions,
-        prefix: this.prefix,
-      });
-      await this.goalEvents.waitUntilReady();
+      this.eventsConnections.push(connection);
+      events = new QueueEvents(name, { connection: connection as ConnectionOptions, prefix: this.prefix });
+      this.queueEvents.set(name, events);
+      await events.waitUntilReady();
     }
-    return this.goalEvents;
+    return events;
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
-    await this.goalEvents?.close();
-    // BullMQ leaves connections it was given open; this one is ours.
-    this.eventsConnection?.disconnect();
+    await Promise.all([...this.queueEvents.values()].map((e) => e.close()));
+    // BullMQ leaves connections it was given open; these are ours.
+    for (const connection of this.eventsConnections) connection.disconnect();
   }
 }

@@ -18,10 +18,14 @@ import { createMetrics, type Metrics } from '../metrics/metrics.js';
 import { createGoalProcessor } from '../processors/goal-processor.js';
 import { createHypothesisProcessor, type ProcessorDeps } from '../processors/hypothesis-processor.js';
 import { createBlockingConnection } from '../queues/connection.js';
+import { createDecisionStore } from '../store/decision-store.js';
 import { createVerdictStore } from '../store/verdict-store.js';
 import { buildVerifier } from '../citations/build.js';
 import { createReviewProcessor } from '../processors/review-processor.js';
 import { createReviewStore } from '../store/review-store.js';
+import { buildReviewService } from '../review/build.js';
+import { createReportProcessor } from '../processors/report-processor.js';
+import { createReportStore } from '../store/report-store.js';
 
 export interface WorkerRuntime {
   metrics: Metrics;
@@ -143,6 +147,7 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
 
   const classifier = buildClassifier(config, { logger, redis, metrics });
   const store = createVerdictStore(redis, config.redis.key_prefix);
+  const decisions = createDecisionStore(redis, config.redis.key_prefix);
   const emitter = createEventEmitter({
     redis,
     stream: config.redis.events_stream,
@@ -156,6 +161,7 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
   const deps = (queue: QueueName): ProcessorDeps => ({
     classifier,
     store,
+    decisions,
     emitter,
     metrics,
     logger: logger.child({ queue }),
@@ -172,6 +178,18 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
       enabled: config.safety.enable_citation_verifier,
       metrics,
       logger: logger.child({ queue: 'review.recorded' }),
+      signal: abort.signal,
+    }),
+    'report.finalized': createReportProcessor({
+      mode: config.safety.final_report_check,
+      classifier,
+      verdicts: store,
+      decisions,
+      reports: createReportStore(redis, config.redis.key_prefix),
+      emitter,
+      metrics,
+      logger: logger.child({ queue: 'report.finalized' }),
+      control: { worker: () => workers.get('report.finalized') },
       signal: abort.signal,
     }),
   };
@@ -240,6 +258,9 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
         registry: metrics.registry,
         readiness,
         beforeScrape: refreshDepth,
+        review: config.review.api_token
+          ? { service: buildReviewService(config, redis, metrics), token: config.review.api_token, metrics }
+          : undefined,
       })
     : undefined;
 

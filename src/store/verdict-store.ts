@@ -7,14 +7,25 @@
 import type { Redis } from 'ioredis';
 import { VerdictSchema, type Verdict } from '../safety/classification/verdict.js';
 
-/** Writes the revision's verdict unless one exists; moves "latest" forward only. Returns the stored verdict. */
+/**
+ * Writes the revision's verdict unless one exists; moves "latest" forward
+ * only. For a hypothesis, keeps the review queue (a sorted set of held ids,
+ * KEYS[3]) in step with the latest revision, and keeps the text of a held
+ * revision (KEYS[4]) for the person who reviews it. Returns the stored
+ * verdict. One script, so a crash never leaves the queue out of step.
+ */
 const RECORD = `
 local existing = redis.call('GET', KEYS[1])
 if existing then return existing end
 redis.call('SET', KEYS[1], ARGV[2])
 local current = redis.call('HGET', KEYS[2], 'revision')
+local held = ARGV[5] == 'quarantine' or ARGV[5] == 'block'
+if held and ARGV[6] ~= '' then redis.call('SET', KEYS[4], ARGV[6]) end
 if (not current) or tonumber(ARGV[1]) >= tonumber(current) then
   redis.call('HSET', KEYS[2], 'revision', ARGV[1], 'verdict', ARGV[2], 'updatedAt', ARGV[3])
+  if ARGV[4] == '1' then
+    if held then redis.call('ZADD', KEYS[3], ARGV[7], ARGV[8]) else redis.call('ZREM', KEYS[3], ARGV[8]) end
+  end
 end
 return ARGV[2]
 `;
@@ -23,11 +34,27 @@ type RedisWithRecord = Redis & {
   cosciRecordVerdict(
     revisionKey: string,
     latestKey: string,
+    queueKey: string,
+    subjectKey: string,
     revision: number,
     verdict: string,
     at: string,
+    reviewed: '1' | '0',
+    action: string,
+    subject: string,
+    score: number,
+    id: string,
   ): Promise<string>;
 };
+
+/** What a person reviewing a held hypothesis reads besides the verdict. */
+export interface HeldSubject {
+  title?: string | undefined;
+  text: string;
+  goalId?: string | undefined;
+  runId?: string | undefined;
+  agent?: string | undefined;
+}
 
 export type Subject = 'hypothesis' | 'goal';
 
@@ -38,10 +65,37 @@ export interface StoredVerdict {
 }
 
 export interface VerdictStore {
-  /** Stores the verdict of a revision if it has none; returns the one stored. */
-  record(subject: Subject, id: string, revision: number | string, verdict: Verdict): Promise<Verdict>;
+  /**
+   * Stores the verdict of a revision if it has none; returns the one stored.
+   * For a hypothesis, `held` is its text, kept when the verdict holds it.
+   */
+  record(
+    subject: Subject,
+    id: string,
+    revision: number | string,
+    verdict: Verdict,
+    held?: HeldSubject,
+  ): Promise<Verdict>;
   getRevision(subject: Subject, id: string, revision: number | string): Promise<Verdict | undefined>;
   getLatest(subject: Subject, id: string): Promise<StoredVerdict | undefined>;
+  /** The text kept for a held hypothesis revision. */
+  getHeldSubject(id: string, revision: number): Promise<HeldSubject | undefined>;
+}
+
+/** Redis keys of the verdict store, shared with the decision store (one hash tag, for Redis Cluster). */
+export function verdictKeys(keyPrefix: string) {
+  const latest = (subject: Subject, id: string) => `${keyPrefix}:${subject}:${encodeURIComponent(id)}`;
+  const revision = (subject: Subject, id: string, rev: number | string) => `${latest(subject, id)}:rev:${rev}`;
+  return {
+    latest,
+    revision,
+    heldSubject: (id: string, rev: number) => `${revision('hypothesis', id, rev)}:subject`,
+    decision: (id: string, rev: number) => `${revision('hypothesis', id, rev)}:decision`,
+    /** Held hypotheses, scored by when they were held (ms). */
+    reviewQueue: `${keyPrefix}:review:held`,
+    audit: `${keyPrefix}:audit`,
+    itemAudit: (id: string) => `${keyPrefix}:audit:hypothesis:${encodeURIComponent(id)}`,
+  };
 }
 
 export function createVerdictStore(
@@ -51,21 +105,34 @@ export function createVerdictStore(
 ): VerdictStore {
   const redis = redisClient as RedisWithRecord;
   if (typeof redis.cosciRecordVerdict !== 'function') {
-    redis.defineCommand('cosciRecordVerdict', { numberOfKeys: 2, lua: RECORD });
+    redis.defineCommand('cosciRecordVerdict', { numberOfKeys: 4, lua: RECORD });
   }
-  const latestKey = (subject: Subject, id: string) => `${keyPrefix}:${subject}:${encodeURIComponent(id)}`;
-  const revisionKey = (subject: Subject, id: string, revision: number | string) =>
-    `${latestKey(subject, id)}:rev:${revision}`;
+  const keys = verdictKeys(keyPrefix);
+  const latestKey = keys.latest;
+  const revisionKey = keys.revision;
   return {
-    async record(subject, id, revision, verdict) {
+    async record(subject, id, revision, verdict, held) {
+      const at = now();
+      const numeric = typeof revision === 'number' ? revision : 0;
       const stored = await redis.cosciRecordVerdict(
         revisionKey(subject, id, revision),
         latestKey(subject, id),
-        typeof revision === 'number' ? revision : 0,
+        keys.reviewQueue,
+        keys.heldSubject(id, numeric),
+        numeric,
         JSON.stringify(verdict),
-        now().toISOString(),
+        at.toISOString(),
+        subject === 'hypothesis' ? '1' : '0',
+        verdict.action,
+        held ? JSON.stringify(held) : '',
+        at.getTime(),
+        id,
       );
       return VerdictSchema.parse(JSON.parse(stored));
+    },
+    async getHeldSubject(id, revision) {
+      const raw = await redis.get(keys.heldSubject(id, revision));
+      return raw === null ? undefined : (JSON.parse(raw) as HeldSubject);
     },
     async getRevision(subject, id, revision) {
       const raw = await redis.get(revisionKey(subject, id, revision));

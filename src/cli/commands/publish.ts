@@ -1,6 +1,7 @@
 /**
  * `cosci-safety publish hypothesis [--file F]` and
- * `cosci-safety submit goal (--id G --text T | --file F) [--wait]`.
+ * `cosci-safety submit goal (--id G --text T | --file F) [--wait]`,
+ * `cosci-safety submit report [--file F] [--wait]`.
  */
 import { parseArgs } from 'node:util';
 import { createBlockingConnection, createFailFastConnection } from '../../queues/connection.js';
@@ -17,7 +18,11 @@ export const PUBLISH_USAGE = `cosci-safety publish (hypothesis | review) [--conf
 
 cosci-safety submit goal [--config FILE] (--id GOAL --text TEXT | --file PAYLOAD.json) [--wait] [--timeout MS]
   Submits a goal.submitted job; with --wait, prints the verdict when it comes.
-  Exit code 3 when the goal's verdict is block.`;
+  Exit code 3 when the goal's verdict is block.
+cosci-safety submit report [--config FILE] [--file PAYLOAD.json] [--wait] [--timeout MS]
+  Submits a report.finalized job (payload from --file or stdin); with --wait,
+  prints the check's result: the redacted text and whether it may be
+  published. Exit code 3 when the report is blocked.`;
 
 function parseJson(text: string, what: string): unknown {
   try {
@@ -67,7 +72,9 @@ export async function runPublish(args: string[], ctx: CliContext): Promise<numbe
 
 export async function runSubmit(args: string[], ctx: CliContext): Promise<number> {
   const [what, ...rest] = args;
-  if (what !== 'goal') throw new UsageError(`submit: expected 'goal', got '${what ?? ''}'\n\n${PUBLISH_USAGE}`);
+  if (what === 'report') return runSubmitReport(rest, ctx);
+  if (what !== 'goal')
+    throw new UsageError(`submit: expected 'goal' or 'report', got '${what ?? ''}'\n\n${PUBLISH_USAGE}`);
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -102,4 +109,31 @@ export async function runSubmit(args: string[], ctx: CliContext): Promise<number
   );
   ctx.stdout.write(JSON.stringify(result, null, 2) + '\n');
   return result.verdict.action === 'block' ? 3 : 0;
+}
+
+async function runSubmitReport(args: string[], ctx: CliContext): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      config: { type: 'string' },
+      file: { type: 'string' },
+      wait: { type: 'boolean', default: false },
+      timeout: { type: 'string' },
+    },
+    strict: true,
+  });
+  const payload = parseJson(await readInput(values.file), 'submit report');
+  const timeoutMs = values.timeout === undefined ? 60_000 : Number(values.timeout);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new UsageError('submit report: --timeout must be a positive number of ms');
+  if (!values.wait) {
+    const result = await withPublisher(ctx, values.config, (p) => p.finalizeReport(payload as never));
+    ctx.stdout.write(JSON.stringify(result) + '\n');
+    return 0;
+  }
+  const result = await withPublisher(ctx, values.config, (p) =>
+    p.finalizeReport(payload as never, { wait: true, timeoutMs }),
+  );
+  ctx.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  return result.publishable ? 0 : 3;
 }

@@ -1,0 +1,158 @@
+/**
+ * The processor of `report.finalized`: the classifier's third placement, at
+ * final-report time. Each section presenting a hypothesis that is held,
+ * confirmed or not yet assessed is redacted (or, in block mode, blocks the
+ * report); the redacted report is then classified as a whole. Publication
+ * waits on the result, which is the job's return value and is stored.
+ */
+import type { Job } from 'bullmq';
+import type { Logger } from 'pino';
+import type { Classifier } from '../classifier/classifier.js';
+import type { ReportEventData, ReportOutcome } from '../contracts/events.js';
+import { ReportFinalizedSchema } from '../contracts/payloads.js';
+import type { EventEmitter } from '../events/emitter.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { Verdict } from '../safety/classification/verdict.js';
+import { stateOf } from '../safety/review/decision.js';
+import {
+  joinSections,
+  redactSections,
+  reportOutcome,
+  type Redaction,
+  type ReportCheckMode,
+  type SectionState,
+} from '../safety/review/report-check.js';
+import type { DecisionStore } from '../store/decision-store.js';
+import type { ReportStore } from '../store/report-store.js';
+import type { VerdictStore } from '../store/verdict-store.js';
+import { guardClassification, parsePayload, type JobControl } from './classify-job.js';
+
+export interface ReportResult {
+  reportId: string;
+  revision: number;
+  runId?: string | undefined;
+  mode: ReportCheckMode;
+  /** `skipped` when the check is off. */
+  outcome: ReportOutcome | 'skipped';
+  /** True when the report may be published as `text`. */
+  publishable: boolean;
+  blockedBy?: 'held_hypotheses' | 'report_verdict' | undefined;
+  /** The report with every withheld section replaced by a notice. */
+  text: string;
+  redactions: Redaction[];
+  /** The verdict on the redacted report as a whole; absent when the check is off. */
+  verdict?: Verdict | undefined;
+  checkedAt: string;
+}
+
+export interface ReportProcessorDeps {
+  mode: ReportCheckMode;
+  classifier: Classifier;
+  verdicts: VerdictStore;
+  decisions: DecisionStore;
+  reports: ReportStore;
+  emitter: EventEmitter;
+  metrics?: Metrics | undefined;
+  logger: Logger;
+  control: JobControl;
+  signal?: AbortSignal | undefined;
+  now?: () => Date;
+}
+
+const EVENT_OF: Record<ReportOutcome, 'report_cleared' | 'report_redacted' | 'report_blocked'> = {
+  cleared: 'report_cleared',
+  redacted: 'report_redacted',
+  blocked: 'report_blocked',
+};
+
+export function createReportProcessor(deps: ReportProcessorDeps) {
+  const now = deps.now ?? (() => new Date());
+
+  /** The current review state of each hypothesis a section presents. */
+  async function statesOf(ids: string[]): Promise<Map<string, SectionState>> {
+    const states = new Map<string, SectionState>();
+    for (const id of new Set(ids)) {
+      const latest = await deps.verdicts.getLatest('hypothesis', id);
+      if (!latest) {
+        states.set(id, 'unassessed');
+        continue;
+      }
+      const decision = await deps.decisions.get(id, latest.revision);
+      states.set(id, stateOf(latest.verdict, decision));
+    }
+    return states;
+  }
+
+  return async (job: Job, token?: string): Promise<ReportResult> => {
+    const p = parsePayload(ReportFinalizedSchema, 'report.finalized', job.data);
+    let result = await deps.reports.get(p.reportId, p.revision);
+    if (!result) {
+      const base = { reportId: p.reportId, revision: p.revision, ...(p.runId ? { runId: p.runId } : {}) };
+      if (deps.mode === 'off') {
+        result = {
+          ...base,
+          mode: 'off',
+          outcome: 'skipped',
+          publishable: true,
+          text: joinSections(p.sections.map((s) => s.text)),
+          redactions: [],
+          checkedAt: now().toISOString(),
+        };
+      } else {
+        const mode = deps.mode;
+        const ids = p.sections.flatMap((s) => (s.hypothesisId === undefined ? [] : [s.hypothesisId]));
+        const { sections, redactions } = redactSections(p.sections, await statesOf(ids));
+        const text = joinSections(sections);
+        const verdict = await guardClassification(job, token, deps.control, () =>
+          deps.classifier.classify(text, 'final research report', { signal: deps.signal, onRateLimit: 'throw' }),
+        );
+        deps.metrics?.classifications.inc({ target: 'report', action: verdict.action });
+        const { outcome, blockedBy } = reportOutcome(mode, redactions, verdict.action);
+        result = {
+          ...base,
+          mode,
+          outcome,
+          publishable: outcome !== 'blocked',
+          ...(blockedBy ? { blockedBy } : {}),
+          text,
+          redactions,
+          verdict,
+          checkedAt: now().toISOString(),
+        };
+      }
+      result = await deps.reports.record(result);
+      deps.metrics?.reports.inc({ outcome: result.outcome });
+    }
+
+    if (result.outcome !== 'skipped') {
+      const v = result.verdict;
+      const data: ReportEventData = {
+        reportId: result.reportId,
+        revision: result.revision,
+        ...(result.runId ? { runId: result.runId } : {}),
+        outcome: result.outcome,
+        mode: result.mode,
+        ...(result.blockedBy ? { blockedBy: result.blockedBy } : {}),
+        redacted: result.redactions,
+        ...(v
+          ? {
+              action: v.action,
+              categories: v.categories,
+              confidence: v.confidence,
+              degraded: v.degraded,
+              ...(v.reason ? { reason: v.reason } : {}),
+            }
+          : {}),
+      };
+      const type = EVENT_OF[result.outcome];
+      await deps.emitter.emit(type, `${type}/${encodeURIComponent(result.reportId)}/r${result.revision}`, data);
+      if (result.outcome === 'blocked') {
+        deps.logger.warn(
+          { reportId: result.reportId, revision: result.revision, blockedBy: result.blockedBy },
+          'final report blocked from publication',
+        );
+      }
+    }
+    return result;
+  };
+}

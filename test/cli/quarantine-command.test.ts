@@ -1,0 +1,115 @@
+/** The quarantine command, as a scientist runs it, against real Redis and real workers. */
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
+import { testConfig } from '../support/config.js';
+import { startHarness, type Harness } from '../support/pipeline.js';
+
+let fake: FakeAnthropic;
+let h: Harness;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  fake = await startFakeAnthropic(markerHandler);
+  h = await startHarness(testConfig(fake.url));
+  const { redis } = h.config;
+  // The commands read the same settings through a config file's worth of environment.
+  const { writeFileSync, mkdtempSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const file = join(mkdtempSync(join(tmpdir(), 'cosci-cli-')), 'cosci-safety.toml');
+  writeFileSync(
+    file,
+    `[redis]\nprefix = "${redis.prefix}"\nkey_prefix = "${redis.key_prefix}"\nevents_stream = "${redis.events_stream}"\n[logging]\nlevel = "warn"\nformat = "json"\n`,
+  );
+  env = {
+    ...(process.env as Record<string, string>),
+    COSCI_SAFETY_CONFIG: file,
+    REDIS_URL: redis.url,
+    ANTHROPIC_BASE_URL: fake.url,
+    ANTHROPIC_API_KEY: 'sk-cli-secret',
+  };
+});
+afterAll(async () => {
+  await h.stop();
+  await fake.close();
+});
+
+function cli(args: string[], input = '') {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    p.on('exit', (code) => resolve({ code, stdout, stderr }));
+    p.stdin.end(input);
+  });
+}
+
+describe('quarantine command', () => {
+  it('lists, shows, releases once, and refuses a second decision', async () => {
+    await h.publisher.publishHypothesisSaved({
+      hypothesisId: 'cli-q1',
+      text: 'Risky @@dual_use_bio@0.9@@',
+      revision: 3,
+    });
+    await h.waitForJob('hypothesis.saved', 'hypothesis.cli-q1.r3');
+
+    const list = await cli(['quarantine', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^cli-q1\trevision 3\tquarantined\tdual_use_bio\tconfidence 0\.90/m);
+
+    const missing = await cli(['quarantine', 'release', 'cli-q1', '--by', 'Dr Rao']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--note TEXT is required');
+
+    const released = await cli(['quarantine', 'release', 'cli-q1', '--by', 'Dr Rao', '--note', 'control experiment']);
+    expect(released.code).toBe(0);
+    expect(JSON.parse(released.stdout).decision).toMatchObject({ decision: 'released', by: 'Dr Rao', revision: 3 });
+
+    const again = await cli(['quarantine', 'confirm', 'cli-q1', '--by', 'Dr Lee', '--note', 'disagree']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('REVIEW_ALREADY_DECIDED');
+
+    const shown = await cli(['quarantine', 'show', 'cli-q1']);
+    expect(shown.code).toBe(0);
+    const item = JSON.parse(shown.stdout);
+    expect(item.state).toBe('released');
+    expect(item.history.map((e: { by: string }) => e.by)).toEqual(['Dr Rao']);
+    expect((await cli(['quarantine', 'list'])).stdout).not.toContain('cli-q1');
+  });
+
+  it('names the field of bad input', async () => {
+    const r = await cli(['quarantine', 'release', 'cli-unknown', '--by', 'x<y>', '--note', 'n']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('REVIEW_INVALID');
+    expect(r.stderr).toContain('by');
+  });
+
+  it('submit report --wait prints the redacted report, and exits 3 when it is blocked', async () => {
+    await h.publisher.publishHypothesisSaved({
+      hypothesisId: 'cli-rep-h',
+      text: 'Risky @@dual_use_bio@0.9@@',
+      revision: 1,
+    });
+    await h.waitForJob('hypothesis.saved', 'hypothesis.cli-rep-h.r1');
+    const redacted = await cli(
+      ['submit', 'report', '--wait'],
+      JSON.stringify({
+        reportId: 'cli-rep-1',
+        sections: [{ text: 'Intro.' }, { text: 'HELD FINDINGS', hypothesisId: 'cli-rep-h' }],
+      }),
+    );
+    expect(redacted.code).toBe(0);
+    const result = JSON.parse(redacted.stdout);
+    expect(result).toMatchObject({ outcome: 'redacted', publishable: true });
+    expect(result.text).not.toContain('HELD FINDINGS');
+    const blocked = await cli(
+      ['submit', 'report', '--wait'],
+      JSON.stringify({ reportId: 'cli-rep-2', sections: [{ text: 'Route @@weapons@0.9@@' }] }),
+    );
+    expect(blocked.code).toBe(3);
+    expect(JSON.parse(blocked.stdout)).toMatchObject({ outcome: 'blocked', publishable: false });
+  });
+});
