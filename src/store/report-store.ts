@@ -1,18 +1,10 @@
 /**
- * Final-report results, kept in Redis by report id and revision. The first
- * result of a revision is the one its events carry: a job that runs again
- * reuses it.
+ * Final-report results, kept in Redis by report id and revision, written
+ * once per revision (see write-once.ts).
  */
 import type { Redis } from 'ioredis';
 import type { ReportResult } from '../processors/report-processor.js';
-
-const RECORD = `
-local existing = redis.call('GET', KEYS[1])
-if existing then return existing end
-redis.call('SET', KEYS[1], ARGV[1])
-redis.call('SET', KEYS[2], ARGV[1])
-return ARGV[1]
-`;
+import { writeOnce } from './write-once.js';
 
 export interface ReportStore {
   record(result: ReportResult): Promise<ReportResult>;
@@ -24,13 +16,12 @@ export function createReportStore(redis: Redis, keyPrefix: string): ReportStore 
   const revisionKey = (id: string, revision: number) => `${latest(id)}:rev:${revision}`;
   return {
     async record(result) {
-      const stored = (await redis.eval(
-        RECORD,
-        2,
+      const stored = await writeOnce(
+        redis,
         revisionKey(result.reportId, result.revision),
         latest(result.reportId),
         JSON.stringify(result),
-      )) as string;
+      );
       return JSON.parse(stored) as ReportResult;
     },
     async get(reportId, revision) {

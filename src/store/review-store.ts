@@ -6,6 +6,7 @@
 import type { Redis } from 'ioredis';
 import type { CitationResult, UrlSummary } from '../citations/verifier.js';
 import type { CitationStatus } from '../contracts/events.js';
+import { writeOnce } from './write-once.js';
 
 export interface ReviewVerification {
   reviewId: string;
@@ -20,20 +21,6 @@ export interface ReviewVerification {
   verifiedAt: string;
 }
 
-/**
- * Sets the revision's result unless one exists, and the latest pointer, and
- * lists the review under its hypothesis (KEYS[3], for the person reviewing
- * it); returns the stored result.
- */
-const RECORD = `
-local existing = redis.call('GET', KEYS[1])
-if existing then return existing end
-redis.call('SET', KEYS[1], ARGV[1])
-redis.call('SET', KEYS[2], ARGV[1])
-redis.call('SADD', KEYS[3], ARGV[2])
-return ARGV[1]
-`;
-
 export interface ReviewStore {
   record(result: ReviewVerification): Promise<ReviewVerification>;
   get(reviewId: string, revision?: number): Promise<ReviewVerification | undefined>;
@@ -47,15 +34,14 @@ export function createReviewStore(redis: Redis, keyPrefix: string): ReviewStore 
   const byHypothesis = (id: string) => `${keyPrefix}:hypothesis:${encodeURIComponent(id)}:reviews`;
   return {
     async record(result) {
-      const stored = (await redis.eval(
-        RECORD,
-        3,
+      // Listed under its hypothesis too, for the person reviewing that hypothesis.
+      const stored = await writeOnce(
+        redis,
         revisionKey(result.reviewId, result.revision),
         latest(result.reviewId),
-        byHypothesis(result.hypothesisId),
         JSON.stringify(result),
-        result.reviewId,
-      )) as string;
+        { key: byHypothesis(result.hypothesisId), member: result.reviewId },
+      );
       return JSON.parse(stored) as ReviewVerification;
     },
     async get(reviewId, revision) {

@@ -1,51 +1,25 @@
 /** The quarantine command, as a scientist runs it, against real Redis and real workers. */
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
+import { cliFor, type Cli } from '../support/cli.js';
 import { testConfig } from '../support/config.js';
 import { startHarness, type Harness } from '../support/pipeline.js';
 
 let fake: FakeAnthropic;
 let h: Harness;
-let env: Record<string, string>;
+let commands: Cli;
 
 beforeAll(async () => {
   fake = await startFakeAnthropic(markerHandler);
   h = await startHarness(testConfig(fake.url));
-  const { redis } = h.config;
-  // The commands read the same settings through a config file's worth of environment.
-  const { writeFileSync, mkdtempSync } = await import('node:fs');
-  const { join } = await import('node:path');
-  const { tmpdir } = await import('node:os');
-  const file = join(mkdtempSync(join(tmpdir(), 'cosci-cli-')), 'cosci-safety.toml');
-  writeFileSync(
-    file,
-    `[redis]\nprefix = "${redis.prefix}"\nkey_prefix = "${redis.key_prefix}"\nevents_stream = "${redis.events_stream}"\n[logging]\nlevel = "warn"\nformat = "json"\n`,
-  );
-  env = {
-    ...(process.env as Record<string, string>),
-    COSCI_SAFETY_CONFIG: file,
-    REDIS_URL: redis.url,
-    ANTHROPIC_BASE_URL: fake.url,
-    ANTHROPIC_API_KEY: 'sk-cli-secret',
-  };
+  commands = cliFor(h, fake);
 });
 afterAll(async () => {
   await h.stop();
   await fake.close();
 });
 
-function cli(args: string[], input = '') {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    p.on('exit', (code) => resolve({ code, stdout, stderr }));
-    p.stdin.end(input);
-  });
-}
+const cli = (args: string[], input?: string) => commands.run(args, input);
 
 describe('quarantine command', () => {
   it('lists, shows, releases once, and refuses a second decision', async () => {

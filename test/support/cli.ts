@@ -1,0 +1,53 @@
+/**
+ * Running `cosci-safety` as a user does, in a child process, against a real
+ * worker: a config file with the harness's Redis names, and the environment
+ * that points at the fake model server.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FakeAnthropic } from './fake-anthropic.js';
+import type { Harness } from './pipeline.js';
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Cli {
+  /** The environment each run gets; a test may change it. */
+  env: Record<string, string>;
+  run(args: string[], input?: string): Promise<CliRun>;
+}
+
+export function cliFor(h: Harness, fake: FakeAnthropic): Cli {
+  const { redis } = h.config;
+  const file = join(mkdtempSync(join(tmpdir(), 'cosci-cli-')), 'cosci-safety.toml');
+  writeFileSync(
+    file,
+    `[redis]\nprefix = "${redis.prefix}"\nkey_prefix = "${redis.key_prefix}"\nevents_stream = "${redis.events_stream}"\n[logging]\nlevel = "warn"\nformat = "json"\n`,
+  );
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    COSCI_SAFETY_CONFIG: file,
+    REDIS_URL: redis.url,
+    ANTHROPIC_BASE_URL: fake.url,
+    ANTHROPIC_API_KEY: 'sk-cli-secret',
+  };
+  return {
+    env,
+    run(args, input = '') {
+      return new Promise<CliRun>((resolve) => {
+        const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env });
+        let stdout = '';
+        let stderr = '';
+        p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        p.on('exit', (code) => resolve({ code, stdout, stderr }));
+        p.stdin.end(input);
+      });
+    },
+  };
+}
