@@ -1,20 +1,15 @@
 /**
  * The worker's HTTP endpoint: /metrics (Prometheus), /healthz (the process
- * answers) and /readyz (Redis reachable and the workers running).
+ * answers), /readyz (Redis reachable and the workers running), and, when a
+ * token is configured, the review API and page under /review
+ * (src/http/review-api.ts).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
-import type { Metrics } from '../metrics/metrics.js';
-import type { ReviewService } from '../review/review-service.js';
+import { createReviewHandler, isReviewPath, type ReviewEndpoint } from './review-api.js';
 
-/** The review API and page, served when a bearer token is configured. */
-export interface ReviewEndpoint {
-  service: ReviewService;
-  /** The bearer token every review request must carry. */
-  token: string;
-  metrics: Metrics;
-}
+export type { ReviewEndpoint } from './review-api.js';
 
 export interface HttpServerOptions {
   host: string;
@@ -34,13 +29,19 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
+const OPERATIONS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const review = options.review ? createReviewHandler(options.review) : undefined;
   const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
     const send = (status: number, body: string, type = 'text/plain; charset=utf-8') => {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
       res.end(body);
     };
+    if (review && isReviewPath(path)) return review(req, res);
+    // Unknown paths are 404 whatever the method, so /review answers the same with the API off as any other path.
+    if (!OPERATIONS_PATHS.has(path)) return send(404, 'not found\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n');
     if (path === '/healthz') return send(200, 'ok\n');
     if (path === '/readyz') {
@@ -60,7 +61,6 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         );
       return;
     }
-    send(404, 'not found\n');
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

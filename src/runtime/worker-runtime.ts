@@ -259,7 +259,12 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
         readiness,
         beforeScrape: refreshDepth,
         review: config.review.api_token
-          ? { service: buildReviewService(config, redis, metrics), token: config.review.api_token, metrics }
+          ? {
+              service: buildReviewService(config, redis, metrics),
+              token: config.review.api_token,
+              metrics,
+              logger: logger.child({ component: 'review-api' }),
+            }
           : undefined,
       })
     : undefined;

@@ -26,6 +26,7 @@ export function testConfig(baseUrl: string | undefined, overrides: Sections = {}
       ...overrides.anthropic,
     },
     citations: { ...overrides.citations },
+    review: { ...overrides.review },
     logging: { level: 'silent', ...overrides.logging },
   });
 }
