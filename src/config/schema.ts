@@ -58,8 +58,11 @@ export const MetricsConfigSchema = z
     host: z.string().default('0.0.0.0'),
     /** Port of /metrics, /healthz and /readyz; 0 picks a free one. */
     port: z.number().int().min(0).max(65535).default(9464),
-    /** Export queue-depth gauges from this process (set it on one process per cluster). */
-    queue_depth: z.boolean().default(true),
+    /**
+     * Who exports the queue-depth gauges: `leader` (one process per cluster,
+     * by a lease in Redis), `true` (this process always), `false` (never).
+     */
+    queue_depth: z.union([z.boolean(), z.literal('leader')]).default('leader'),
   })
   .prefault({});
 

@@ -16,6 +16,8 @@ export interface Metrics {
   classifierCache: Counter<'result'>;
   events: Counter<'type'>;
   queueJobs: Gauge<'queue' | 'state'>;
+  queueOldestWaiting: Gauge<'queue'>;
+  queueDepthExporter: Gauge;
   quotingNeutralised: Counter<'what'>;
   citations: Counter<'status' | 'reason'>;
   fetchDuration: Histogram<'outcome'>;
@@ -84,8 +86,19 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     }),
     queueJobs: new Gauge({
       name: 'cosci_safety_queue_jobs',
-      help: 'Jobs in each queue by state, read from Redis at scrape time.',
+      help: 'Jobs in each queue by state, read from Redis at scrape time by one process per cluster.',
       labelNames: ['queue', 'state'],
+      registers,
+    }),
+    queueOldestWaiting: new Gauge({
+      name: 'cosci_safety_queue_oldest_waiting_seconds',
+      help: 'Age of the oldest job waiting in each queue (0 when none), exported with the queue depth.',
+      labelNames: ['queue'],
+      registers,
+    }),
+    queueDepthExporter: new Gauge({
+      name: 'cosci_safety_queue_depth_exporter',
+      help: '1 when this process exports the queue-depth gauges for the cluster; exactly one process should.',
       registers,
     }),
     quotingNeutralised: new Counter({

@@ -3,8 +3,9 @@
  * workers, plus the HTTP endpoint and graceful shutdown. Nothing else opens a
  * Redis connection or builds the Anthropic client for the service.
  */
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createAnthropicAssessor, createAnthropicClient } from '../classifier/anthropic-assessor.js';
@@ -15,6 +16,7 @@ import { createEventEmitter } from '../events/emitter.js';
 import { startHttpServer, type RunningHttpServer } from '../http/server.js';
 import { redactUrl } from '../logging/logger.js';
 import { createMetrics, type Metrics } from '../metrics/metrics.js';
+import { createQueueDepth } from '../metrics/queue-depth.js';
 import { createGoalProcessor } from '../processors/goal-processor.js';
 import { createHypothesisProcessor, type ProcessorDeps } from '../processors/hypothesis-processor.js';
 import { createBlockingConnection } from '../queues/connection.js';
@@ -38,17 +40,6 @@ export interface WorkerRuntime {
 
 /** A limiter max that never binds (jobs per rate_limit_duration_ms). */
 const UNBOUND_RATE = 1_000_000_000;
-
-const QUEUE_STATES = [
-  'waiting',
-  'active',
-  'delayed',
-  'prioritized',
-  'waiting-children',
-  'failed',
-  'completed',
-  'paused',
-] as const;
 
 /** Builds the classifier from the configuration; shared by the worker and the one-off CLI. */
 export function buildClassifier(
@@ -226,16 +217,17 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
     workers.set(queue, worker);
   }
 
-  // Queue depth, read at scrape time from Redis.
-  const depthQueues = config.metrics.queue_depth
-    ? w.queues.map((q) => new Queue(q, { connection: redis as ConnectionOptions, prefix: config.redis.prefix }))
-    : [];
-  const refreshDepth = async () => {
-    for (const q of depthQueues) {
-      const counts = await q.getJobCounts(...QUEUE_STATES);
-      for (const state of QUEUE_STATES) metrics.queueJobs.set({ queue: q.name, state }, counts[state] ?? 0);
-    }
-  };
+  // Queue depth, read at scrape time from Redis by one process per cluster.
+  const { queue_depth: depthSetting } = config.metrics;
+  const queueDepth = createQueueDepth({
+    redis,
+    prefix: config.redis.prefix,
+    keyPrefix: config.redis.key_prefix,
+    mode: depthSetting === 'leader' ? 'leader' : depthSetting ? 'always' : 'never',
+    metrics,
+    owner: `${hostname()}:${process.pid}:${randomUUID()}`,
+  });
+  const refreshDepth = () => queueDepth.refresh();
 
   let stopping = false;
   const readiness = async () => {
@@ -306,7 +298,7 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
       await closing;
       clearTimeout(timer);
       clearTimeout(force);
-      await Promise.all(depthQueues.map((q) => q.close()));
+      await queueDepth.close();
       await http?.close();
       await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
       logger.info('shut down');
