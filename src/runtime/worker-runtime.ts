@@ -4,6 +4,7 @@
  * Redis connection or builds the Anthropic client for the service.
  */
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -148,6 +149,9 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
   });
 
   const abort = new AbortController();
+  // Every model call in flight listens on this one signal (jobs × windows of
+  // every queue), far more than Node's default warning threshold of 10.
+  setMaxListeners(0, abort.signal);
   const workers = new Map<QueueName, Worker>();
   const deps = (queue: QueueName): ProcessorDeps => ({
     classifier,

@@ -1,0 +1,565 @@
+/**
+ * The pipeline against its ceilings, all on one Redis in one run:
+ *
+ *   npm run bench:pipeline [-- --jobs N] [--concurrency N] [--curve 1000,10000,100000] [--no-docs]
+ *
+ * - Queue ceiling: a raw BullMQ worker with a no-op processor.
+ * - Model-call ceiling: raw Anthropic SDK calls against the loopback model
+ *   server that answers at once (bench/model-server.ts, its own process).
+ * - Instant classifier: the hypothesis pipeline with that server (goal: at
+ *   least 70% of the model-call ceiling).
+ * - Cached verdicts: the same texts under new ids, answered from the
+ *   assessment cache with no model call (goal: at least 50% of the queue ceiling).
+ * - Latency-bound: the server answers after 300 ms, concurrency 100 (goal: at
+ *   least 90% of concurrency / latency), and the time from publish to event
+ *   minus the model's 300 ms at a steady rate below capacity (goal: p99 under 50 ms).
+ * - Scale-out: 1, 2 and 4 worker processes on one queue.
+ * - The cost curve: the instant pipeline at growing job counts.
+ *
+ * Each run's jobs are added to a paused queue and timed from the resume, so
+ * publishing is not in the figure. Every key it writes is under a unique
+ * prefix, deleted at the end. Writes its section of docs/benchmarks.md.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import { Redis } from 'ioredis';
+import { ConfigSchema, type Config } from '../src/config/schema.js';
+import { hypothesisJobId } from '../src/contracts/payloads.js';
+import { createLogger } from '../src/logging/logger.js';
+import { DEFAULT_JOB_OPTIONS } from '../src/queues/publisher.js';
+import { startWorkerRuntime } from '../src/runtime/worker-runtime.js';
+import { ASSESSMENT_TOOL, SYSTEM_PROMPT, TOOL_NAME, buildUserMessage } from '../src/safety/classification/prompt.js';
+import {
+  describeMachine,
+  formatMarkdown,
+  markdownTable,
+  runDate,
+  textTable,
+  writeMarkedSection,
+} from '../eval/machine.js';
+
+const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const QUEUE = 'hypothesis.saved';
+const LATENCY_MS = 300;
+const LATENCY_CONCURRENCY = 100;
+
+const { values: args } = parseArgs({
+  options: {
+    jobs: { type: 'string', default: '5000' },
+    concurrency: { type: 'string', default: '16' },
+    curve: { type: 'string', default: '1000,10000,100000' },
+    'no-docs': { type: 'boolean', default: false },
+  },
+});
+const N = Number(args.jobs);
+const C = Number(args.concurrency);
+const CURVE = args.curve
+  .split(',')
+  .filter(Boolean)
+  .map((s) => Number(s));
+if (!(Number.isInteger(N) && N > 0) || !(Number.isInteger(C) && C > 0) || CURVE.some((n) => !(n > 0))) {
+  console.error(
+    'usage: npm run bench:pipeline [-- --jobs N] [--concurrency N] [--curve 1000,10000,100000] [--no-docs]',
+  );
+  process.exit(2);
+}
+
+const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+const runId = `bench-${process.pid}-${Date.now().toString(36)}`;
+let runs = 0;
+const prefixes: string[] = [];
+const logger = createLogger({ level: 'silent', format: 'json', isTty: false });
+
+function newPrefix(): string {
+  const p = `${runId}-${++runs}`;
+  prefixes.push(p);
+  return p;
+}
+
+async function cleanup(): Promise<void> {
+  for (const p of prefixes) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${p}*`, 'COUNT', 5000);
+      cursor = next;
+      if (keys.length > 0) await redis.unlink(...keys);
+    } while (cursor !== '0');
+  }
+}
+
+// ---------------------------------------------------------------- the model server
+
+interface ModelServer {
+  url: string;
+  served(): Promise<number>;
+  stop(): void;
+}
+
+async function startModelServer(delayMs: number): Promise<ModelServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/model-server.ts', '--delay', String(delayMs)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`model server exited with ${code}`)));
+    child.stdout!.once('data', (d: Buffer) =>
+      resolve((JSON.parse(d.toString().split('\n')[0]!) as { port: number }).port),
+    );
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    async served() {
+      return ((await (await fetch(`${url}/count`)).json()) as { served: number }).served;
+    },
+    stop: () => child.kill('SIGTERM'),
+  };
+}
+
+// ---------------------------------------------------------------- inputs
+
+const TOPICS = ['kinase', 'protease', 'ribosome', 'chaperone', 'transporter', 'receptor', 'channel', 'polymerase'];
+function hypothesisText(i: number): string {
+  const t = TOPICS[i % TOPICS.length]!;
+  return (
+    `Hypothesis ${i}: inhibiting the ${t} ${i % 97} in yeast lowers stress-granule formation by ${i % 40}% ` +
+    `under heat shock, because the ${t} phosphorylates a scaffold protein that nucleates the granules. ` +
+    `We will test it with an analogue-sensitive allele and live imaging of tagged G3BP.`
+  );
+}
+
+function benchConfig(prefix: string, url: string, concurrency: number, keyPrefix = `${prefix}-k`): Config {
+  return ConfigSchema.parse({
+    redis: { url: REDIS_URL, prefix: `${prefix}-bull`, key_prefix: keyPrefix, events_stream: `${keyPrefix}:events` },
+    worker: { queues: [QUEUE], concurrency },
+    metrics: { enabled: false },
+    anthropic: { api_key: 'sk-bench-key', base_url: url, timeout_ms: 30_000 },
+    logging: { level: 'silent' },
+  });
+}
+
+/** Adds the jobs to a paused queue, as the publisher would (its job ids and options). */
+async function fill(queue: Queue, from: number, count: number, idPrefix: string, text = hypothesisText) {
+  for (let start = from; start < from + count; start += 1000) {
+    const batch = [];
+    for (let i = start; i < Math.min(from + count, start + 1000); i++) {
+      const hypothesisId = `${idPrefix}${i}`;
+      batch.push({
+        name: QUEUE,
+        data: { hypothesisId, text: text(i), revision: 0 },
+        opts: { ...DEFAULT_JOB_OPTIONS, jobId: hypothesisJobId(hypothesisId, 0) },
+      });
+    }
+    await queue.addBulk(batch);
+  }
+}
+
+function completions(worker: Worker, n: number): Promise<number> {
+  return new Promise((resolve) => {
+    let done = 0;
+    worker.on('completed', () => {
+      if (++done === n) resolve(performance.now());
+    });
+    worker.on('failed', (_job, err) => {
+      console.error(`a job failed: ${err.message}`);
+    });
+  });
+}
+
+// ---------------------------------------------------------------- runs
+
+interface Rate {
+  jobs: number;
+  seconds: number;
+  perSecond: number;
+}
+const rate = (jobs: number, ms: number): Rate => ({ jobs, seconds: ms / 1000, perSecond: jobs / (ms / 1000) });
+
+async function queueCeiling(n: number, concurrency: number): Promise<Rate> {
+  const prefix = newPrefix();
+  const connection = redis.duplicate();
+  const queue = new Queue(QUEUE, { connection: connection as ConnectionOptions, prefix: `${prefix}-bull` });
+  await queue.pause();
+  await fill(queue, 0, n, 'q-');
+  const worker = new Worker(QUEUE, async () => undefined, {
+    connection: redis.duplicate() as ConnectionOptions,
+    prefix: `${prefix}-bull`,
+    concurrency,
+    removeOnComplete: { count: 10_000 },
+    removeOnFail: { count: 100_000 },
+  });
+  await worker.waitUntilReady();
+  const done = completions(worker, n);
+  const t0 = performance.now();
+  await queue.resume();
+  const t1 = await done;
+  await worker.close();
+  await queue.close();
+  connection.disconnect();
+  return rate(n, t1 - t0);
+}
+
+async function modelCeiling(n: number, concurrency: number, url: string): Promise<Rate> {
+  const client = new Anthropic({ apiKey: 'sk-bench-key', baseURL: url, maxRetries: 0 });
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < n; i = next++) {
+        await client.messages.create({
+          model: 'claude-haiku-4-5-20251001',
+          max_tokens: 1024,
+          system: SYSTEM_PROMPT,
+          tools: [ASSESSMENT_TOOL as Anthropic.Tool],
+          tool_choice: { type: 'tool', name: TOOL_NAME },
+          messages: [{ role: 'user', content: buildUserMessage(hypothesisText(i), 'hypothesis').content }],
+        });
+      }
+    }),
+  );
+  return rate(n, performance.now() - t0);
+}
+
+interface PipelineRun extends Rate {
+  modelCalls: number;
+  events: number;
+}
+
+/** The hypothesis pipeline in this process: jobs `idPrefix0..n-1`, texts hypothesisText(textFrom + i). */
+async function pipeline(
+  config: Config,
+  n: number,
+  idPrefix: string,
+  server: ModelServer,
+  textFrom = 0,
+): Promise<PipelineRun> {
+  const connection = redis.duplicate();
+  const queue = new Queue(QUEUE, { connection: connection as ConnectionOptions, prefix: config.redis.prefix });
+  await queue.pause();
+  await fill(queue, 0, n, idPrefix, (i) => hypothesisText(textFrom + i));
+  const eventsBefore = await redis.xlen(config.redis.events_stream);
+  const callsBefore = await server.served();
+  const runtime = await startWorkerRuntime({ config, logger });
+  const done = completions(runtime.workers.get(QUEUE)!, n);
+  const t0 = performance.now();
+  await queue.resume();
+  const t1 = await done;
+  await runtime.shutdown('bench');
+  await queue.close();
+  connection.disconnect();
+  return {
+    ...rate(n, t1 - t0),
+    modelCalls: (await server.served()) - callsBefore,
+    events: (await redis.xlen(config.redis.events_stream)) - eventsBefore,
+  };
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+/** Publish at a steady rate below capacity; the time from each add to its hypothesis_assessed event. */
+async function latency(
+  config: Config,
+  n: number,
+  perSecond: number,
+): Promise<{ p50: number; p99: number; max: number }> {
+  const connection = redis.duplicate();
+  const queue = new Queue(QUEUE, { connection: connection as ConnectionOptions, prefix: config.redis.prefix });
+  const runtime = await startWorkerRuntime({ config, logger });
+  const published = new Map<string, number>();
+  const start = Date.now();
+  for (let i = 0; i < n; i++) {
+    const due = start + (i * 1000) / perSecond;
+    const wait = due - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const hypothesisId = `lat-${i}`;
+    published.set(hypothesisId, Date.now());
+    await queue.add(
+      QUEUE,
+      { hypothesisId, text: hypothesisText(1_000_000 + i), revision: 0 },
+      { ...DEFAULT_JOB_OPTIONS, jobId: hypothesisJobId(hypothesisId, 0) },
+    );
+  }
+  const stream = config.redis.events_stream;
+  const latencies: number[] = [];
+  for (const deadline = Date.now() + 60_000; latencies.length < n && Date.now() < deadline;) {
+    latencies.length = 0;
+    for (const [id, fields] of (await redis.xrange(stream, '-', '+')) as Array<[string, string[]]>) {
+      if (fields[1] !== 'hypothesis_assessed') continue;
+      const data = JSON.parse(fields[5]!) as { hypothesisId: string };
+      const at = published.get(data.hypothesisId);
+      if (at !== undefined) latencies.push(Number(id.split('-')[0]) - at - LATENCY_MS);
+    }
+    if (latencies.length < n) await new Promise((r) => setTimeout(r, 200));
+  }
+  await runtime.shutdown('bench');
+  await queue.close();
+  connection.disconnect();
+  latencies.sort((a, b) => a - b);
+  return { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: latencies.at(-1)! };
+}
+
+/** k worker processes of the built CLI on one queue. */
+async function scaleOut(k: number, n: number, server: ModelServer): Promise<Rate> {
+  const prefix = newPrefix();
+  const dir = mkdtempSync(join(os.tmpdir(), 'cosci-bench-'));
+  const file = join(dir, 'cosci-safety.toml');
+  writeFileSync(
+    file,
+    [
+      '[redis]',
+      `prefix = "${prefix}-bull"`,
+      `key_prefix = "${prefix}-k"`,
+      `events_stream = "${prefix}-k:events"`,
+      '[worker]',
+      `queues = ["${QUEUE}"]`,
+      `concurrency = ${C}`,
+      '[metrics]',
+      'enabled = false',
+      '[logging]',
+      'level = "warn"',
+      'format = "json"',
+    ].join('\n') + '\n',
+  );
+  const connection = redis.duplicate();
+  const queue = new Queue(QUEUE, { connection: connection as ConnectionOptions, prefix: `${prefix}-bull` });
+  await queue.pause();
+  await fill(queue, 0, n, `s${k}-`, (i) => hypothesisText(2_000_000 + k * 1_000_000 + i));
+  const children: ChildProcess[] = [];
+  for (let i = 0; i < k; i++) {
+    children.push(
+      spawn(process.execPath, ['dist/cli/main.js', 'worker'], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          COSCI_SAFETY_CONFIG: file,
+          REDIS_URL,
+          ANTHROPIC_API_KEY: 'sk-bench-key',
+          ANTHROPIC_BASE_URL: server.url,
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      }),
+    );
+  }
+  // Wait until every process has its worker registered on the queue.
+  for (const deadline = Date.now() + 30_000; (await queue.getWorkersCount()) < k;) {
+    if (Date.now() > deadline) throw new Error(`only ${await queue.getWorkersCount()} of ${k} workers started`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const t0 = performance.now();
+  await queue.resume();
+  let completed = 0;
+  while (completed < n) {
+    await new Promise((r) => setTimeout(r, 20));
+    completed = (await queue.getJobCounts('completed')).completed ?? 0;
+    // removeOnComplete keeps 10,000: count what was removed too, from the events.
+    if (n > 10_000) completed = await redis.xlen(`${prefix}-k:events`);
+  }
+  const t1 = performance.now();
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(children.map((c) => new Promise((r) => c.once('exit', r))));
+  await queue.close();
+  connection.disconnect();
+  rmSync(dir, { recursive: true, force: true });
+  return rate(n, t1 - t0);
+}
+
+// ---------------------------------------------------------------- the run
+
+const f0 = (x: number) => x.toFixed(0);
+const f1 = (x: number) => x.toFixed(1);
+const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+
+const when = runDate();
+const host = describeMachine();
+const loadStart = os.loadavg()[0]!;
+console.log(`pipeline benchmark, ${when}; ${host}; load average ${loadStart.toFixed(1)}`);
+console.log(`jobs per run ${N}, concurrency ${C}; Redis ${REDIS_URL.replace(/\/\/.*@/, '//')}\n`);
+
+const instant = await startModelServer(0);
+const slow = await startModelServer(LATENCY_MS);
+try {
+  // A short warm-up of every path, so the first figure does not pay for compilation.
+  await queueCeiling(Math.min(N, 1000), C);
+  await modelCeiling(Math.min(N, 500), C, instant.url);
+  await pipeline(benchConfig(newPrefix(), instant.url, C), Math.min(N, 500), 'w-', instant, 5_000_000);
+
+  const queueMax = await queueCeiling(N, C);
+  console.log(`queue ceiling: ${f0(queueMax.perSecond)} jobs/s`);
+  const modelMax = await modelCeiling(N, C, instant.url);
+  console.log(`model-call ceiling: ${f0(modelMax.perSecond)} calls/s`);
+
+  const shared = newPrefix();
+  const instantRun = await pipeline(benchConfig(shared, instant.url, C), N, 'i-', instant);
+  console.log(
+    `instant classifier: ${f0(instantRun.perSecond)} jobs/s (${pct(instantRun.perSecond / modelMax.perSecond)} of the model-call ceiling), ${instantRun.modelCalls} model calls`,
+  );
+  // New ids, the same texts and the same key prefix: every assessment comes from the cache.
+  const cachedRun = await pipeline(benchConfig(newPrefix(), instant.url, C, `${shared}-k`), N, 'c-', instant);
+  console.log(
+    `cached verdicts: ${f0(cachedRun.perSecond)} jobs/s (${pct(cachedRun.perSecond / queueMax.perSecond)} of the queue ceiling), ${cachedRun.modelCalls} model calls`,
+  );
+
+  const latencyJobs = Math.max(1000, Math.min(N, 3000));
+  const slowRun = await pipeline(
+    benchConfig(newPrefix(), slow.url, LATENCY_CONCURRENCY),
+    latencyJobs,
+    'l-',
+    slow,
+    3_000_000,
+  );
+  const ideal = LATENCY_CONCURRENCY / (LATENCY_MS / 1000);
+  console.log(`latency-bound: ${f0(slowRun.perSecond)} jobs/s (${pct(slowRun.perSecond / ideal)} of ${f0(ideal)})`);
+  const steadyRate = Math.round(ideal * 0.6);
+  const lat = await latency(
+    benchConfig(newPrefix(), slow.url, LATENCY_CONCURRENCY),
+    Math.min(2000, latencyJobs),
+    steadyRate,
+  );
+  console.log(
+    `publish to event minus ${LATENCY_MS} ms at ${steadyRate} jobs/s: p50 ${f0(lat.p50)} ms, p99 ${f0(lat.p99)} ms`,
+  );
+
+  const scale: Array<[number, Rate]> = [];
+  for (const k of [1, 2, 4]) {
+    const r = await scaleOut(k, N, instant);
+    scale.push([k, r]);
+    console.log(`scale-out, ${k} process(es): ${f0(r.perSecond)} jobs/s`);
+  }
+
+  const curve: Array<[number, PipelineRun]> = [];
+  for (const n of CURVE) {
+    const r = await pipeline(benchConfig(newPrefix(), instant.url, C), n, `k${n}-`, instant, 10_000_000 + n);
+    curve.push([n, r]);
+    console.log(`cost curve, ${n} jobs: ${f0(r.perSecond)} jobs/s`);
+  }
+  const loadEnd = os.loadavg()[0]!;
+  const load = `load average (1 min) ${loadStart.toFixed(1)} at the start, ${loadEnd.toFixed(1)} at the end`;
+
+  const mainHeader = ['run', 'jobs', 's', 'jobs/s', 'model calls', 'against', 'ratio', 'goal', 'met'];
+  const mainRows: Array<Array<string | number>> = [
+    [
+      'queue ceiling: raw BullMQ, no-op processor',
+      N,
+      f1(queueMax.seconds),
+      f0(queueMax.perSecond),
+      '–',
+      '–',
+      '–',
+      '–',
+      '–',
+    ],
+    ['model-call ceiling: raw SDK calls', N, f1(modelMax.seconds), f0(modelMax.perSecond), N, '–', '–', '–', '–'],
+    [
+      'instant classifier',
+      N,
+      f1(instantRun.seconds),
+      f0(instantRun.perSecond),
+      instantRun.modelCalls,
+      'model-call ceiling',
+      pct(instantRun.perSecond / modelMax.perSecond),
+      '≥ 70%',
+      instantRun.perSecond / modelMax.perSecond >= 0.7 ? 'yes' : 'no',
+    ],
+    [
+      'cached verdicts (same texts, new ids)',
+      N,
+      f1(cachedRun.seconds),
+      f0(cachedRun.perSecond),
+      cachedRun.modelCalls,
+      'queue ceiling',
+      pct(cachedRun.perSecond / queueMax.perSecond),
+      '≥ 50%',
+      cachedRun.perSecond / queueMax.perSecond >= 0.5 ? 'yes' : 'no',
+    ],
+    [
+      `latency-bound: ${LATENCY_MS} ms model, concurrency ${LATENCY_CONCURRENCY}`,
+      latencyJobs,
+      f1(slowRun.seconds),
+      f0(slowRun.perSecond),
+      slowRun.modelCalls,
+      `ideal ${f0(ideal)}/s`,
+      pct(slowRun.perSecond / ideal),
+      '≥ 90%',
+      slowRun.perSecond / ideal >= 0.9 ? 'yes' : 'no',
+    ],
+  ];
+  const latRows = [
+    [
+      `publish to hypothesis_assessed, minus the model's ${LATENCY_MS} ms`,
+      f0(lat.p50),
+      f0(lat.p99),
+      f0(lat.max),
+      '< 50',
+      lat.p99 < 50 ? 'yes' : 'no',
+    ],
+  ];
+  const latHeader = ['measure', 'p50 ms', 'p99 ms', 'max ms', 'goal p99 ms', 'met'];
+  const scaleHeader = ['worker processes', 'jobs', 's', 'jobs/s', 'against 1 process'];
+  const scaleRows = scale.map(([k, r]) => [
+    k,
+    r.jobs,
+    f1(r.seconds),
+    f0(r.perSecond),
+    `${(r.perSecond / scale[0]![1].perSecond).toFixed(2)}×`,
+  ]);
+  const curveHeader = ['jobs', 's', 'jobs/s', 'time per job, ÷ smallest run'];
+  const perJob0 = curve[0]![1].seconds / curve[0]![0];
+  const curveRows = curve.map(([n, r]) => [n, f1(r.seconds), f0(r.perSecond), (r.seconds / n / perJob0).toFixed(2)]);
+
+  console.log('\n' + textTable(mainHeader, mainRows));
+  console.log('\n' + textTable(latHeader, latRows));
+  console.log('\n' + textTable(scaleHeader, scaleRows));
+  console.log('\n' + textTable(curveHeader, curveRows));
+  console.log(`\n${load}`);
+
+  if (!args['no-docs']) {
+    const body = [
+      '## Pipeline throughput',
+      '',
+      `Written by \`npm run bench:pipeline\` on ${when}, on ${host}; ${load}. All runs use the same Redis ` +
+        `(${os.cpus().length} cores shared by Redis, the model server, the workers and the benchmark itself), ` +
+        `concurrency ${C} per worker unless stated. The model server (\`bench/model-server.ts\`, its own process) ` +
+        `speaks the Messages API and answers every request with the same assessment, at once or after ${LATENCY_MS} ms. ` +
+        `Jobs go to a paused queue with the publisher's job ids and options and are timed from the resume until the ` +
+        `last completes, so publishing is not in the figures. Compare ratios within this run.`,
+      '',
+      markdownTable(mainHeader, mainRows),
+      '',
+      `Latency at a steady ${steadyRate} jobs/s (60% of the latency-bound ideal), ${Math.min(2000, latencyJobs)} jobs: ` +
+        `from the add to the stream entry of the job's \`hypothesis_assessed\` event (its Redis stream id time), ` +
+        `minus the ${LATENCY_MS} ms the model server waits.`,
+      '',
+      markdownTable(latHeader, latRows),
+      '',
+      'Scale-out: worker processes of the built command (`node dist/cli/main.js worker`) on one queue, with the ' +
+        `instant model server; on ${os.cpus().length} cores the processes share the cores with Redis and the model server.`,
+      '',
+      markdownTable(scaleHeader, scaleRows),
+      '',
+      'The cost curve: the instant pipeline at growing job counts; a time per job that stays near 1 is linear.',
+      '',
+      markdownTable(curveHeader, curveRows),
+      '',
+      'Citation verification (verifications per second from the page cache, HTML-to-text MB/s) is in its own ' +
+        'section below, written by `npm run bench:citations`, which `npm run bench` runs after this one.',
+      '',
+    ].join('\n');
+    writeMarkedSection(DOC, 'bench:pipeline', '# Benchmarks\n', await formatMarkdown(body, DOC));
+    console.log('\nwrote the bench:pipeline section of docs/benchmarks.md');
+  }
+} finally {
+  instant.stop();
+  slow.stop();
+  await cleanup();
+  redis.disconnect();
+}
