@@ -12,8 +12,17 @@ export const QUEUE_NAMES = ['hypothesis.saved', 'goal.submitted', 'review.record
 
 export const RedisConfigSchema = z
   .strictObject({
-    /** Redis URL; the REDIS_URL environment variable overrides it. */
+    /**
+     * Redis URL; the REDIS_URL environment variable overrides it. With
+     * `cluster`, one or more node URLs of the cluster, separated by commas.
+     */
     url: z.string().default('redis://127.0.0.1:6379'),
+    /**
+     * Connect to a Redis Cluster. Every key a script touches must then share a
+     * slot: `prefix`, `key_prefix` and `events_stream` must each hold a hash
+     * tag, such as `{bull}`, `{cosci}` and `{cosci}:events`.
+     */
+    cluster: z.boolean().default(false),
     /** BullMQ's key prefix; BullMQ's own default, so any BullMQ client publishes with no setting. */
     prefix: z.string().min(1).default('bull'),
     /** Prefix of the service's own keys (verdicts, cache, event dedupe). Use a hash tag such as `{cosci}` on Redis Cluster. */
@@ -25,7 +34,20 @@ export const RedisConfigSchema = z
     /** How long an emitted event's id is remembered, so a re-run job never emits it twice. */
     event_dedupe_ttl_seconds: positiveInt.default(30 * 24 * 3600),
   })
-  .prefault({});
+  .prefault({})
+  .check((ctx) => {
+    if (!ctx.value.cluster) return;
+    for (const key of ['prefix', 'key_prefix', 'events_stream'] as const) {
+      if (!/\{[^{}]+\}/.test(ctx.value[key])) {
+        ctx.issues.push({
+          code: 'custom',
+          input: ctx.value,
+          path: [key],
+          message: `on Redis Cluster it must hold a hash tag, such as "{cosci}", so that the keys a script touches share a slot`,
+        });
+      }
+    }
+  });
 
 export const WorkerConfigSchema = z
   .strictObject({

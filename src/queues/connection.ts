@@ -1,19 +1,59 @@
-/** Redis connections. Only the composition roots (worker runtime, CLI, publisher factory) open them. */
-import { Redis, type RedisOptions } from 'ioredis';
+/**
+ * Redis connections. Only the composition roots (worker runtime, CLI,
+ * publisher factory) open them. A target is a single node, or a Redis
+ * Cluster reached through one or more of its nodes.
+ */
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
+
+export interface RedisTarget {
+  /** A node URL; for a cluster, node URLs separated by commas. */
+  url: string;
+  cluster?: boolean | undefined;
+}
+
+function clusterNodes(url: string): Array<{ host: string; port: number }> {
+  return url
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean)
+    .map((u) => {
+      const parsed = new URL(u);
+      return { host: parsed.hostname.replace(/^\[|\]$/g, ''), port: Number(parsed.port || 6379) };
+    });
+}
+
+function connect(target: RedisTarget | string, options: RedisOptions): Redis {
+  const { url, cluster } = typeof target === 'string' ? { url: target, cluster: false } : target;
+  if (!cluster) return new Redis(url, options);
+  const first = new URL(url.split(',')[0]!.trim());
+  const { enableOfflineQueue, enableReadyCheck, ...nodeOptions } = options;
+  const auth = {
+    ...(first.username ? { username: decodeURIComponent(first.username) } : {}),
+    ...(first.password ? { password: decodeURIComponent(first.password) } : {}),
+    ...(first.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
+  // A Cluster answers the commands this service sends as a Redis does; the
+  // type differs only in what a single node has and a cluster has not.
+  return new Cluster(clusterNodes(url), {
+    redisOptions: { ...auth, ...nodeOptions },
+    ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
+    ...(enableReadyCheck === undefined ? {} : { enableReadyCheck }),
+  }) as unknown as Redis;
+}
 
 /**
  * A connection for BullMQ workers and blocking reads: BullMQ requires
  * maxRetriesPerRequest null there, so commands wait for a reconnect instead
  * of failing.
  */
-export function createBlockingConnection(url: string, options: RedisOptions = {}): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, ...options });
+export function createBlockingConnection(target: RedisTarget | string, options: RedisOptions = {}): Redis {
+  return connect(target, { maxRetriesPerRequest: null, enableReadyCheck: true, ...options });
 }
 
 /**
  * A connection for publishers and one-off commands: fails fast with a clear
  * error while Redis is away, instead of queueing the command.
  */
-export function createFailFastConnection(url: string, options: RedisOptions = {}): Redis {
-  return new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 5000, ...options });
+export function createFailFastConnection(target: RedisTarget | string, options: RedisOptions = {}): Redis {
+  return connect(target, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 5000, ...options });
 }

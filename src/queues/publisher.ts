@@ -5,7 +5,7 @@
  * time is a blocking check.
  */
 import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { z } from 'zod';
 import { formatIssues } from '../config/load.js';
 import {
@@ -56,6 +56,18 @@ function validate<S extends z.ZodType>(schema: S, queue: QueueName, payload: unk
     throw new PayloadError(`invalid ${queue} payload: ${formatIssues(parsed.error).replace(/\n/g, '; ')}`, fields);
   }
   return parsed.data;
+}
+
+/** A connection like `connection` that waits out reconnects, as BullMQ's QueueEvents needs. */
+function duplicateForBlocking(connection: Redis): Redis {
+  const maybeCluster = connection as unknown as Partial<Cluster>;
+  if (maybeCluster.isCluster) {
+    return (connection as unknown as Cluster).duplicate([], {
+      enableOfflineQueue: true,
+      redisOptions: { maxRetriesPerRequest: null },
+    }) as unknown as Redis;
+  }
+  return connection.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true });
 }
 
 export class Publisher {
@@ -165,9 +177,7 @@ export class Publisher {
   private async events(name: QueueName): Promise<QueueEvents> {
     let events = this.queueEvents.get(name);
     if (!events) {
-      const connection =
-        this.options.blockingConnection?.() ??
-        this.options.connection.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true });
+      const connection = this.options.blockingConnection?.() ?? duplicateForBlocking(this.options.connection);
       this.eventsConnections.push(connection);
       events = new QueueEvents(name, { connection: connection as ConnectionOptions, prefix: this.prefix });
       this.queueEvents.set(name, events);

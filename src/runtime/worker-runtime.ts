@@ -118,7 +118,7 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
   const metrics = createMetrics();
   const connections: Redis[] = [];
   const connect = (role: string) => {
-    const c = createBlockingConnection(config.redis.url, { connectionName: `cosci-safety:${role}` });
+    const c = createBlockingConnection(config.redis, { connectionName: `cosci-safety:${role}` });
     c.on('error', (err) => logger.warn({ role, err: err.message }, 'redis connection error'));
     connections.push(c);
     return c;

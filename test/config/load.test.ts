@@ -91,6 +91,22 @@ classifier = "claude-haiku-4-5-20251001"
     ).toContain('both the block and the warn list: cbrn');
   });
 
+  it('refuses a Redis Cluster configuration whose prefixes share no hash tag, naming each key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cosci-config-'));
+    const file = join(dir, 'cluster.toml');
+    writeFileSync(
+      file,
+      '[redis]\ncluster = true\nprefix = "{bull}"\nkey_prefix = "cosci"\nevents_stream = "cosci:events"\n',
+    );
+    expect(() => loadConfig({ file, env: {} })).toThrow(ConfigError);
+    expect(() => loadConfig({ file, env: {} })).toThrow(/redis\.key_prefix[\s\S]*hash tag[\s\S]*redis\.events_stream/);
+    writeFileSync(
+      file,
+      '[redis]\ncluster = true\nprefix = "{bull}"\nkey_prefix = "{cosci}"\nevents_stream = "{cosci}:events"\n',
+    );
+    expect(loadConfig({ file, env: {} }).config.redis.cluster).toBe(true);
+  });
+
   it('reports invalid TOML with its line and a missing file with its path', () => {
     expect(error(() => loadConfig({ env: {}, file: file('[safety\n') })).message).toMatch(/invalid TOML \(line 1/);
     const missing = error(() => loadConfig({ env: {}, file: '/nonexistent/cosci.toml' }));

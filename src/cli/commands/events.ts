@@ -26,7 +26,7 @@ export async function runEvents(args: string[], ctx: CliContext): Promise<number
   const count = Number(values.count);
   if (!Number.isInteger(count) || count <= 0) throw new UsageError('events tail: --count must be a positive integer');
   const { config } = cliConfig(ctx, values.config);
-  const redis = createBlockingConnection(config.redis.url, { maxRetriesPerRequest: 1 });
+  const redis = createBlockingConnection(config.redis, { maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined);
   const stream = config.redis.events_stream;
   try {

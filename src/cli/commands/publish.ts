@@ -38,12 +38,12 @@ async function withPublisher<T>(
   fn: (p: Publisher) => Promise<T>,
 ): Promise<T> {
   const { config } = cliConfig(ctx, file);
-  const connection = createFailFastConnection(config.redis.url);
+  const connection = createFailFastConnection(config.redis);
   connection.on('error', () => undefined);
   const publisher = new Publisher({
     connection,
     prefix: config.redis.prefix,
-    blockingConnection: () => createBlockingConnection(config.redis.url),
+    blockingConnection: () => createBlockingConnection(config.redis),
   });
   try {
     return await fn(publisher);

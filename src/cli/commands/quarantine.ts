@@ -59,7 +59,7 @@ export async function runQuarantine(args: string[], ctx: CliContext): Promise<nu
     throw new UsageError('quarantine list: --limit must be a positive integer');
 
   const { config } = cliConfig(ctx, values.config);
-  const redis = createBlockingConnection(config.redis.url, { maxRetriesPerRequest: 1 });
+  const redis = createBlockingConnection(config.redis, { maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined);
   try {
     const service = buildReviewService(config, redis);
