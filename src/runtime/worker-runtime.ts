@@ -118,7 +118,10 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
   const metrics = createMetrics();
   const connections: Redis[] = [];
   const connect = (role: string) => {
-    const c = createBlockingConnection(config.redis, { connectionName: `cosci-safety:${role}` });
+    // Named with the host and pid, so CLIENT LIST tells which process holds which connection.
+    const c = createBlockingConnection(config.redis, {
+      connectionName: `cosci-safety:${role}:${hostname()}:${process.pid}`,
+    });
     c.on('error', (err) => logger.warn({ role, err: err.message }, 'redis connection error'));
     connections.push(c);
     return c;
