@@ -36,7 +36,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     registry,
     jobs: new Counter({
       name: 'cosci_safety_jobs_total',
-      help: 'Jobs finished, by queue and outcome (completed, failed, rate_limited, requeued).',
+      help: 'Job attempts finished, by queue and outcome (completed, failed; a retried job counts each failed attempt).',
       labelNames: ['queue', 'outcome'],
       registers,
     }),
@@ -49,7 +49,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     }),
     classifications: new Counter({
       name: 'cosci_safety_classifications_total',
-      help: 'Verdicts reached, by target (hypothesis, goal) and action.',
+      help: 'Verdicts reached, by target (hypothesis, goal, report) and action.',
       labelNames: ['target', 'action'],
       registers,
     }),
