@@ -55,5 +55,20 @@ export function createBlockingConnection(target: RedisTarget | string, options: 
  * error while Redis is away, instead of queueing the command.
  */
 export function createFailFastConnection(target: RedisTarget | string, options: RedisOptions = {}): Redis {
-  return connect(target, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 5000, ...options });
+  // A client that never reached Redis gives up after a few tries: BullMQ
+  // waits for the connection to be ready before it sends anything, so with
+  // ioredis's endless reconnects a publish to a down Redis would hang instead
+  // of failing. Once it has been ready it reconnects as usual.
+  let everReady = false;
+  const connection = connect(target, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    connectTimeout: 5000,
+    retryStrategy: (times) => (everReady ? Math.min(times * 200, 2000) : times > 2 ? null : 200),
+    ...options,
+  });
+  connection.once('ready', () => {
+    everReady = true;
+  });
+  return connection;
 }

@@ -240,12 +240,21 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
   const readiness = async () => {
     const problems: string[] = [];
     if (stopping) problems.push('shutting down');
-    try {
-      await redis.ping();
-    } catch (err) {
-      problems.push(`redis: ${(err as Error).message}`);
+    // This connection waits out a reconnect instead of failing, so a ping
+    // while Redis is away would hang the probe: ask only a ready connection,
+    // and bound even that.
+    if (redis.status !== 'ready') {
+      problems.push(`redis ${redis.status}`);
+    } else {
+      try {
+        await Promise.race([
+          redis.ping(),
+          new Promise((_, reject) => setTimeout(() => reject(new Error('no answer to PING within 2 s')), 2000).unref()),
+        ]);
+      } catch (err) {
+        problems.push(`redis: ${(err as Error).message}`);
+      }
     }
-    if (redis.status !== 'ready') problems.push(`redis ${redis.status}`);
     for (const [queue, worker] of workers) if (!worker.isRunning()) problems.push(`worker ${queue} not running`);
     return problems;
   };
