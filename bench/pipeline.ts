@@ -563,3 +563,6 @@ try {
   await cleanup();
   redis.disconnect();
 }
+// The SDK's keep-alive sockets and BullMQ's closing connections can hold the
+// event loop open for a while after the last run; the figures are written.
+process.exit(0);

@@ -11,7 +11,9 @@ const Id = z
   .min(1)
   .max(256)
   // eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
-  .regex(/^[^\s\u0000-\u001f\u007f]+$/, 'must not contain whitespace or control characters');
+  .regex(/^[^\s\u0000-\u001f\u007f]+$/, 'must not contain whitespace or control characters')
+  // Ids go into job ids, event ids and keys through encodeURIComponent, which throws on a lone surrogate.
+  .refine((id) => id.isWellFormed(), 'must be well-formed Unicode (no lone surrogates)');
 
 /** Text is bounded so that a hostile job cannot exhaust memory; windows cover all of it. */
 export const MAX_TEXT_CHARS = 1_000_000;

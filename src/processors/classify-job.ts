@@ -4,6 +4,7 @@
  * when shutdown aborts it.
  */
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import { formatIssues } from '../config/load.js';
 import { ClassifierCallError, RateLimitedError } from '../classifier/errors.js';
@@ -40,7 +41,11 @@ export async function guardClassification<T>(
     if (err instanceof RateLimitedError) {
       const worker = control.worker();
       if (worker) {
-        await worker.rateLimit(err.retryAfterMs);
+        // The limit is shared by the queue's workers: a shorter retry-after
+        // from another request must not cut short a longer one.
+        const client = (await worker.client) as unknown as Pick<Redis, 'pttl'>;
+        const current = await client.pttl(worker.keys.limiter!).catch(() => -1);
+        if (err.retryAfterMs > current) await worker.rateLimit(err.retryAfterMs);
         throw Worker.RateLimitError();
       }
       throw err;
