@@ -55,17 +55,22 @@ export function createHypothesisProcessor(deps: ProcessorDeps) {
   return async (job: Job, token?: string): Promise<HypothesisResult> => {
     const p = parsePayload(HypothesisSavedSchema, 'hypothesis.saved', job.data);
     let verdict = await deps.store.getRevision('hypothesis', p.hypothesisId, p.revision);
+    // Whether a person may have decided on this revision: not when this run
+    // has just written its verdict, since a decision needs one to exist.
+    let mayBeDecided = verdict !== undefined;
     if (!verdict) {
       const fresh = await guardClassification(job, token, deps.control, () =>
         deps.classifier.classify(hypothesisText(p), 'hypothesis', { signal: deps.signal, onRateLimit: 'throw' }),
       );
-      verdict = await deps.store.record('hypothesis', p.hypothesisId, p.revision, fresh, {
+      const recorded = await deps.store.recordRevision('hypothesis', p.hypothesisId, p.revision, fresh, {
         text: p.text,
         title: p.title,
         goalId: p.goalId,
         runId: p.runId,
         agent: p.agent,
       });
+      verdict = recorded.verdict;
+      mayBeDecided = !recorded.created;
       deps.metrics?.classifications.inc({ target: 'hypothesis', action: verdict.action });
     }
 
@@ -79,7 +84,7 @@ export function createHypothesisProcessor(deps: ProcessorDeps) {
     const id = (type: string) => hypothesisEventId(type, p.hypothesisId, p.revision);
     // A person's decision is final for its revision: a job that runs again
     // after it (a retry, a re-published job) announces no hold over it.
-    const decision = deps.decisions ? await deps.decisions.get(p.hypothesisId, p.revision) : undefined;
+    const decision = deps.decisions && mayBeDecided ? await deps.decisions.get(p.hypothesisId, p.revision) : undefined;
     await deps.emitter.emit('hypothesis_assessed', id('hypothesis_assessed'), data);
     const specific = HYPOTHESIS_ACTION_EVENTS[verdict.action];
     if (specific && !decision) await deps.emitter.emit(specific, id(specific), data);

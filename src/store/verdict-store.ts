@@ -11,12 +11,13 @@ import { VerdictSchema, type Verdict } from '../safety/classification/verdict.js
  * Writes the revision's verdict unless one exists; moves "latest" forward
  * only. For a hypothesis, keeps the review queue (a sorted set of held ids,
  * KEYS[3]) in step with the latest revision, and keeps the text of a held
- * revision (KEYS[4]) for the person who reviews it. Returns the stored
- * verdict. One script, so a crash never leaves the queue out of step.
+ * revision (KEYS[4]) for the person who reviews it. Returns whether it
+ * wrote the verdict (1) or found one (0), and the stored verdict. One script,
+ * so a crash never leaves the queue out of step.
  */
 const RECORD = `
 local existing = redis.call('GET', KEYS[1])
-if existing then return existing end
+if existing then return {0, existing} end
 redis.call('SET', KEYS[1], ARGV[2])
 local current = redis.call('HGET', KEYS[2], 'revision')
 local held = ARGV[5] == 'quarantine' or ARGV[5] == 'block'
@@ -27,7 +28,7 @@ if (not current) or tonumber(ARGV[1]) >= tonumber(current) then
     if held then redis.call('ZADD', KEYS[3], ARGV[7], ARGV[8]) else redis.call('ZREM', KEYS[3], ARGV[8]) end
   end
 end
-return ARGV[2]
+return {1, ARGV[2]}
 `;
 
 type RedisWithRecord = Redis & {
@@ -44,7 +45,7 @@ type RedisWithRecord = Redis & {
     subject: string,
     score: number,
     id: string,
-  ): Promise<string>;
+  ): Promise<[number, string]>;
 };
 
 /** What a person reviewing a held hypothesis reads besides the verdict. */
@@ -76,6 +77,18 @@ export interface VerdictStore {
     verdict: Verdict,
     held?: HeldSubject,
   ): Promise<Verdict>;
+  /**
+   * The same, saying whether this call wrote the verdict: a person can only
+   * decide on a verdict that exists, so a revision whose verdict was just
+   * written has no decision yet.
+   */
+  recordRevision(
+    subject: Subject,
+    id: string,
+    revision: number | string,
+    verdict: Verdict,
+    held?: HeldSubject,
+  ): Promise<{ verdict: Verdict; created: boolean }>;
   getRevision(subject: Subject, id: string, revision: number | string): Promise<Verdict | undefined>;
   getLatest(subject: Subject, id: string): Promise<StoredVerdict | undefined>;
   /** The text kept for a held hypothesis revision. */
@@ -111,10 +124,10 @@ export function createVerdictStore(
   const latestKey = keys.latest;
   const revisionKey = keys.revision;
   return {
-    async record(subject, id, revision, verdict, held) {
+    async recordRevision(subject, id, revision, verdict, held) {
       const at = now();
       const numeric = typeof revision === 'number' ? revision : 0;
-      const stored = await redis.cosciRecordVerdict(
+      const [created, stored] = await redis.cosciRecordVerdict(
         revisionKey(subject, id, revision),
         latestKey(subject, id),
         keys.reviewQueue,
@@ -128,7 +141,10 @@ export function createVerdictStore(
         at.getTime(),
         id,
       );
-      return VerdictSchema.parse(JSON.parse(stored));
+      return { verdict: VerdictSchema.parse(JSON.parse(stored)), created: created === 1 };
+    },
+    async record(subject, id, revision, verdict, held) {
+      return (await this.recordRevision(subject, id, revision, verdict, held)).verdict;
     },
     async getHeldSubject(id, revision) {
       const raw = await redis.get(keys.heldSubject(id, revision));
