@@ -50,10 +50,12 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const QUEUE = 'hypothesis.saved';
 const LATENCY_MS = 300;
 const LATENCY_CONCURRENCY = 100;
+/** Rounds of the ceiling, instant and cached runs; each figure is their median. */
+const REPEATS = 3;
 
 const { values: args } = parseArgs({
   options: {
-    jobs: { type: 'string', default: '5000' },
+    jobs: { type: 'string', default: '10000' },
     concurrency: { type: 'string', default: '16' },
     curve: { type: 'string', default: '1000,10000,100000' },
     'no-docs': { type: 'boolean', default: false },
@@ -393,18 +395,36 @@ try {
   await modelCeiling(Math.min(N, 500), C, instant.url);
   await pipeline(benchConfig(newPrefix(), instant.url, C), Math.min(N, 500), 'w-', instant, 5_000_000);
 
-  const queueMax = await queueCeiling(N, C);
+  // The four runs whose ratios are the goals, interleaved and repeated: each
+  // figure is the median of REPEATS, so one noisy moment moves none of them.
+  const runsOf = {
+    queue: [] as Rate[],
+    model: [] as Rate[],
+    instant: [] as PipelineRun[],
+    cached: [] as PipelineRun[],
+  };
+  for (let rep = 0; rep < REPEATS; rep++) {
+    runsOf.queue.push(await queueCeiling(N, C));
+    runsOf.model.push(await modelCeiling(N, C, instant.url));
+    const shared = newPrefix();
+    runsOf.instant.push(await pipeline(benchConfig(shared, instant.url, C), N, 'i-', instant));
+    // New ids, the same texts and the same key prefix: every assessment comes from the cache.
+    runsOf.cached.push(await pipeline(benchConfig(newPrefix(), instant.url, C, `${shared}-k`), N, 'c-', instant));
+    console.log(
+      `round ${rep + 1}: queue ${f0(runsOf.queue[rep]!.perSecond)}, model calls ${f0(runsOf.model[rep]!.perSecond)}, ` +
+        `instant ${f0(runsOf.instant[rep]!.perSecond)}, cached ${f0(runsOf.cached[rep]!.perSecond)} per second`,
+    );
+  }
+  const median = <T extends Rate>(xs: T[]): T => [...xs].sort((x, y) => x.perSecond - y.perSecond)[xs.length >> 1]!;
+  const queueMax = median(runsOf.queue);
+  const modelMax = median(runsOf.model);
+  const instantRun = median(runsOf.instant);
+  const cachedRun = median(runsOf.cached);
   console.log(`queue ceiling: ${f0(queueMax.perSecond)} jobs/s`);
-  const modelMax = await modelCeiling(N, C, instant.url);
   console.log(`model-call ceiling: ${f0(modelMax.perSecond)} calls/s`);
-
-  const shared = newPrefix();
-  const instantRun = await pipeline(benchConfig(shared, instant.url, C), N, 'i-', instant);
   console.log(
     `instant classifier: ${f0(instantRun.perSecond)} jobs/s (${pct(instantRun.perSecond / modelMax.perSecond)} of the model-call ceiling), ${instantRun.modelCalls} model calls`,
   );
-  // New ids, the same texts and the same key prefix: every assessment comes from the cache.
-  const cachedRun = await pipeline(benchConfig(newPrefix(), instant.url, C, `${shared}-k`), N, 'c-', instant);
   console.log(
     `cached verdicts: ${f0(cachedRun.perSecond)} jobs/s (${pct(cachedRun.perSecond / queueMax.perSecond)} of the queue ceiling), ${cachedRun.modelCalls} model calls`,
   );
@@ -531,7 +551,8 @@ try {
         `concurrency ${C} per worker unless stated. The model server (\`bench/model-server.ts\`, its own process) ` +
         `speaks the Messages API and answers every request with the same assessment, at once or after ${LATENCY_MS} ms. ` +
         `Jobs go to a paused queue with the publisher's job ids and options and are timed from the resume until the ` +
-        `last completes, so publishing is not in the figures. Compare ratios within this run.`,
+        `last completes, so publishing is not in the figures. The ceilings, the instant and the cached runs are ` +
+        `interleaved over ${REPEATS} rounds and each figure is the median. Compare ratios within this run.`,
       '',
       markdownTable(mainHeader, mainRows),
       '',
