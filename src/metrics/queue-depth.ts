@@ -72,11 +72,12 @@ export function createQueueDepth(options: QueueDepthOptions): QueueDepth {
   const leaseKey = `${options.keyPrefix}:metrics:queue-depth-exporter`;
   const leaseMs = options.leaseMs ?? 60_000;
   const now = options.now ?? Date.now;
-  // Every queue of the cluster, not only this process's: roles split by --queues still see one backlog.
-  const queues =
-    mode === 'never'
-      ? []
-      : QUEUE_NAMES.map((name) => new Queue(name, { connection: redis as ConnectionOptions, prefix }));
+  // Every queue of the cluster, not only this process's: roles split by
+  // --queues still see one backlog. Made at the first scrape, not at start:
+  // a process that is never scraped opens nothing for them.
+  let queues: Queue[] | undefined;
+  const depthQueues = (): Queue[] =>
+    (queues ??= QUEUE_NAMES.map((name) => new Queue(name, { connection: redis as ConnectionOptions, prefix })));
   let exporting = false;
 
   function stopExporting(): void {
@@ -108,7 +109,7 @@ export function createQueueDepth(options: QueueDepthOptions): QueueDepth {
           return;
         }
       }
-      for (const q of queues) {
+      for (const q of depthQueues()) {
         const counts = await q.getJobCounts(...QUEUE_STATES);
         for (const state of QUEUE_STATES) metrics.queueJobs.set({ queue: q.name, state }, counts[state] ?? 0);
         metrics.queueOldestWaiting.set({ queue: q.name }, await oldestWaitingSeconds(q.name));
@@ -117,7 +118,7 @@ export function createQueueDepth(options: QueueDepthOptions): QueueDepth {
       metrics.queueDepthExporter.set(1);
     },
     async close() {
-      await Promise.all(queues.map((q) => q.close()));
+      await Promise.all((queues ?? []).map((q) => q.close()));
       if (mode === 'leader') await redis.eval(RELEASE, 1, leaseKey, options.owner).catch(() => undefined);
     },
   };

@@ -280,6 +280,9 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
   for (const [queue, worker] of workers) {
     worker.run().catch((err: unknown) => logger.error({ queue, err: String(err) }, 'worker stopped'));
   }
+  // Started means connected: a shutdown that comes right after the start
+  // then never races the workers' own connection set-up.
+  await Promise.all([...workers.values()].map((worker) => worker.waitUntilReady()));
   logger.info(
     {
       queues: w.queues,
