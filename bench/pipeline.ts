@@ -22,6 +22,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { startModelServer, type ModelServer } from './support.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -95,35 +96,6 @@ async function cleanup(): Promise<void> {
       if (keys.length > 0) await redis.unlink(...keys);
     } while (cursor !== '0');
   }
-}
-
-// ---------------------------------------------------------------- the model server
-
-interface ModelServer {
-  url: string;
-  served(): Promise<number>;
-  stop(): void;
-}
-
-async function startModelServer(delayMs: number): Promise<ModelServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/model-server.ts', '--delay', String(delayMs)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`model server exited with ${code}`)));
-    child.stdout!.once('data', (d: Buffer) =>
-      resolve((JSON.parse(d.toString().split('\n')[0]!) as { port: number }).port),
-    );
-  });
-  const url = `http://127.0.0.1:${port}`;
-  return {
-    url,
-    async served() {
-      return ((await (await fetch(`${url}/count`)).json()) as { served: number }).served;
-    },
-    stop: () => child.kill('SIGTERM'),
-  };
 }
 
 // ---------------------------------------------------------------- inputs

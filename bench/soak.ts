@@ -14,7 +14,6 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +22,7 @@ import { Queue, type ConnectionOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { hypothesisJobId } from '../src/contracts/payloads.js';
 import { DEFAULT_JOB_OPTIONS } from '../src/queues/publisher.js';
+import { freePort, startModelServer } from './support.js';
 import {
   describeMachine,
   formatMarkdown,
@@ -52,31 +52,12 @@ if (!(Number.isInteger(N) && N >= 10) || !(Number.isInteger(C) && C > 0)) {
   process.exit(2);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 const prefix = `soak-${process.pid}-${Date.now().toString(36)}`;
 const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
 const dir = mkdtempSync(join(os.tmpdir(), 'cosci-soak-'));
 const metricsPort = await freePort();
 
-const model = spawn(process.execPath, ['--import', 'tsx', 'bench/model-server.ts'], {
-  cwd: ROOT,
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const modelPort = await new Promise<number>((resolve) =>
-  model.stdout!.once('data', (d: Buffer) =>
-    resolve((JSON.parse(d.toString().split('\n')[0]!) as { port: number }).port),
-  ),
-);
+const model = await startModelServer();
 
 const file = join(dir, 'cosci-safety.toml');
 writeFileSync(
@@ -104,7 +85,7 @@ const worker = spawn(process.execPath, ['dist/cli/main.js', 'worker'], {
     COSCI_SAFETY_CONFIG: file,
     REDIS_URL,
     ANTHROPIC_API_KEY: 'sk-soak-key',
-    ANTHROPIC_BASE_URL: `http://127.0.0.1:${modelPort}`,
+    ANTHROPIC_BASE_URL: model.url,
   },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
@@ -230,7 +211,7 @@ try {
 } finally {
   worker.kill('SIGTERM');
   await new Promise((r) => (worker.exitCode !== null ? r(null) : worker.once('exit', r)));
-  model.kill('SIGTERM');
+  model.stop();
   await queue.close();
   let cursor = '0';
   do {

@@ -1,4 +1,10 @@
-/** What the benchmark commands share: a garbage collector they can call, and seeded random inputs. */
+/**
+ * What the benchmark commands share: a garbage collector they can call,
+ * seeded random inputs, free ports and the loopback model server.
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -22,3 +28,44 @@ export function rng(seed: number): Rand {
 
 export const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 export const int = (r: Rand, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
+
+/** A port that was free a moment ago (bound to 0, then released). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ModelServer {
+  url: string;
+  /** Requests served so far. */
+  served(): Promise<number>;
+  stop(): void;
+}
+
+/** Starts bench/model-server.ts in its own process, answering after `delayMs`. */
+export async function startModelServer(delayMs = 0): Promise<ModelServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/model-server.ts', '--delay', String(delayMs)], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`model server exited with ${code}`)));
+    child.stdout!.once('data', (d: Buffer) =>
+      resolve((JSON.parse(d.toString().split('\n')[0]!) as { port: number }).port),
+    );
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    async served() {
+      return ((await (await fetch(`${url}/count`)).json()) as { served: number }).served;
+    },
+    stop: () => child.kill('SIGTERM'),
+  };
+}

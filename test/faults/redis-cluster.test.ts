@@ -6,7 +6,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,19 +18,9 @@ import { buildReviewService } from '../../src/review/build.js';
 import { startWorkerRuntime, type WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { startPageServer, type PageServer } from '../support/page-server.js';
+import { freePort } from '../support/processes.js';
 
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const nodes: ChildProcess[] = [];
 let dir: string;

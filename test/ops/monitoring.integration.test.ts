@@ -15,7 +15,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -40,6 +39,7 @@ import {
   variableQuery,
 } from '../support/monitoring.js';
 import { startPageServer, type PageServer } from '../support/page-server.js';
+import { freePort } from '../support/processes.js';
 import { REDIS_URL, deleteKeys, testRedis, uniqueName } from '../support/redis.js';
 import { REVIEW_TOKEN, call } from '../support/review-http.js';
 
@@ -93,14 +93,6 @@ async function stop(proc: Proc): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 8000);
   await exited;
   clearTimeout(timer);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
