@@ -26,7 +26,6 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { gc, int, pick, rng, type Rand } from './support.js';
 import { Redis } from 'ioredis';
 import { fetchOptionsFrom } from '../src/citations/build.js';
@@ -45,6 +44,7 @@ import {
   textTable,
   writeMarkedSection,
 } from '../eval/machine.js';
+import { commandArgs } from '../eval/command-args.js';
 
 const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const MB = 1e6;
@@ -61,33 +61,16 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const USAGE = 'usage: npm run bench:citations [-- --pages DIR] [--verifications N] [--runs N] [--no-docs]';
 
-function usage(message: string): never {
-  console.error(`bench:citations: ${message}`);
-  console.error(USAGE);
-  process.exit(2);
-}
-
-let parsed: ReturnType<typeof parse>;
-function parse() {
-  return parseArgs({
-    options: {
-      pages: { type: 'string' },
-      verifications: { type: 'string', default: '20000' },
-      runs: { type: 'string', default: '5' },
-      'no-docs': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-}
-try {
-  parsed = parse();
-} catch (err) {
-  usage((err as Error).message);
-}
-if (parsed.values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const parsed = commandArgs('bench:citations', [USAGE], {
+  options: {
+    pages: { type: 'string' },
+    verifications: { type: 'string', default: '20000' },
+    runs: { type: 'string', default: '5' },
+    'no-docs': { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+const usage: (message: string) => never = parsed.usage;
 const RUNS = Number(parsed.values.runs);
 const VERIFICATIONS = Number(parsed.values.verifications);
 if (!Number.isInteger(RUNS) || RUNS < 1) usage(`--runs must be a positive whole number, got ${parsed.values.runs}`);

@@ -27,7 +27,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ConfigSchema, type Config } from '../src/config/schema.js';
@@ -44,6 +43,7 @@ import {
   textTable,
   writeMarkedSection,
 } from '../eval/machine.js';
+import { commandArgs } from '../eval/command-args.js';
 
 const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -54,26 +54,31 @@ const LATENCY_CONCURRENCY = 100;
 /** Rounds of the ceiling, instant and cached runs; each figure is their median. */
 const REPEATS = 3;
 
-const { values: args } = parseArgs({
-  options: {
-    jobs: { type: 'string', default: '10000' },
-    concurrency: { type: 'string', default: '16' },
-    curve: { type: 'string', default: '1000,10000,100000' },
-    'no-docs': { type: 'boolean', default: false },
+const parsed = commandArgs(
+  'bench:pipeline',
+  ['usage: npm run bench:pipeline [-- --jobs N] [--concurrency N] [--curve 1000,10000,100000] [--no-docs]'],
+  {
+    options: {
+      jobs: { type: 'string', default: '10000' },
+      concurrency: { type: 'string', default: '16' },
+      curve: { type: 'string', default: '1000,10000,100000' },
+      'no-docs': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
   },
-});
+);
+const args = parsed.values;
 const N = Number(args.jobs);
 const C = Number(args.concurrency);
 const CURVE = args.curve
   .split(',')
   .filter(Boolean)
   .map((s) => Number(s));
-if (!(Number.isInteger(N) && N > 0) || !(Number.isInteger(C) && C > 0) || CURVE.some((n) => !(n > 0))) {
-  console.error(
-    'usage: npm run bench:pipeline [-- --jobs N] [--concurrency N] [--curve 1000,10000,100000] [--no-docs]',
-  );
-  process.exit(2);
-}
+if (!(Number.isInteger(N) && N > 0)) parsed.usage(`--jobs must be a positive whole number, got ${args.jobs}`);
+if (!(Number.isInteger(C) && C > 0))
+  parsed.usage(`--concurrency must be a positive whole number, got ${args.concurrency}`);
+if (CURVE.some((n) => !(Number.isInteger(n) && n > 0)))
+  parsed.usage(`--curve must list positive job counts, got ${args.curve}`);
 
 const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
 const runId = `bench-${process.pid}-${Date.now().toString(36)}`;

@@ -17,7 +17,6 @@
  */
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { gc } from './support.js';
 import { KINDS, PROBES, PROBE_LENGTHS, type Kind } from './quoting-inputs.js';
 import { quoteUntrusted } from '../src/safety/quoting/index.js';
@@ -29,6 +28,7 @@ import {
   textTable,
   writeMarkedSection,
 } from '../eval/machine.js';
+import { commandArgs } from '../eval/command-args.js';
 
 const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const SIZES_MB = [1, 4, 16, 64];
@@ -39,15 +39,10 @@ const NONLINEAR = 2;
 const SLOW_RUN_MS = 30_000;
 const KEY = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff';
 
-function usage(message: string): never {
-  console.error(`bench:quoting: ${message}`);
-  console.error('usage: npm run bench:quoting [-- --max-mb N] [--runs N] [--only TEXT] [--no-docs]');
-  process.exit(2);
-}
-
-let parsed: ReturnType<typeof parse>;
-function parse() {
-  return parseArgs({
+const parsed = commandArgs(
+  'bench:quoting',
+  ['usage: npm run bench:quoting [-- --max-mb N] [--runs N] [--only TEXT] [--no-docs]'],
+  {
     options: {
       'max-mb': { type: 'string', default: '64' },
       runs: { type: 'string', default: '5' },
@@ -55,17 +50,9 @@ function parse() {
       'no-docs': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
-  });
-}
-try {
-  parsed = parse();
-} catch (err) {
-  usage((err as Error).message);
-}
-if (parsed.values.help) {
-  console.log('usage: npm run bench:quoting [-- --max-mb N] [--runs N] [--only TEXT] [--no-docs]');
-  process.exit(0);
-}
+  },
+);
+const usage: (message: string) => never = parsed.usage;
 const MAX_MB = Number(parsed.values['max-mb']);
 const RUNS = Number(parsed.values.runs);
 if (!(MAX_MB >= 1)) usage(`--max-mb must be at least 1, got ${parsed.values['max-mb']}`);

@@ -17,7 +17,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { Queue, type ConnectionOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { hypothesisJobId } from '../src/contracts/payloads.js';
@@ -31,6 +30,7 @@ import {
   textTable,
   writeMarkedSection,
 } from '../eval/machine.js';
+import { commandArgs } from '../eval/command-args.js';
 
 const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -38,19 +38,20 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const QUEUE = 'hypothesis.saved';
 const BACKLOG = 5000;
 
-const { values: args } = parseArgs({
+const parsed = commandArgs('soak', ['usage: npm run soak [-- --jobs N (at least 10)] [--concurrency N] [--no-docs]'], {
   options: {
     jobs: { type: 'string', default: '100000' },
     concurrency: { type: 'string', default: '16' },
     'no-docs': { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
   },
 });
+const args = parsed.values;
 const N = Number(args.jobs);
 const C = Number(args.concurrency);
-if (!(Number.isInteger(N) && N >= 10) || !(Number.isInteger(C) && C > 0)) {
-  console.error('usage: npm run soak [-- --jobs N (at least 10)] [--concurrency N] [--no-docs]');
-  process.exit(2);
-}
+if (!(Number.isInteger(N) && N >= 10)) parsed.usage(`--jobs must be a whole number of at least 10, got ${args.jobs}`);
+if (!(Number.isInteger(C) && C > 0))
+  parsed.usage(`--concurrency must be a positive whole number, got ${args.concurrency}`);
 
 const prefix = `soak-${process.pid}-${Date.now().toString(36)}`;
 const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });

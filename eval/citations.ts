@@ -32,7 +32,6 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { load } from 'cheerio/slim';
 import { buildVerifier, fetchOptionsFrom } from '../src/citations/build.js';
 import type { PageCache } from '../src/citations/page-cache.js';
@@ -51,6 +50,8 @@ import {
   textTable,
   writeTrailingSection,
 } from './machine.js';
+import { commandArgs } from './command-args.js';
+import { rng } from './random.js';
 
 const DOC = fileURLToPath(new URL('../docs/citations.md', import.meta.url));
 const RECALL_GOAL = 0.995;
@@ -63,18 +64,12 @@ const FOREIGN_PER_PAGE = 8;
 
 const USAGE = 'usage: npm run eval:citations -- <pages-dir> [--fetch-each] [--others N] [--seed S] [--no-docs]';
 
-function usage(message: string): never {
-  console.error(`eval:citations: ${message}`);
-  console.error(USAGE);
-  console.error('       <pages-dir> holds NAME/source.html and NAME/expected.html for each page');
-  process.exit(2);
-}
-
 // ---------------------------------------------------------------- arguments
 
-let args: ReturnType<typeof parse>;
-function parse() {
-  return parseArgs({
+const args = commandArgs(
+  'eval:citations',
+  [USAGE, '       <pages-dir> holds NAME/source.html and NAME/expected.html for each page'],
+  {
     allowPositionals: true,
     options: {
       'fetch-each': { type: 'boolean', default: false },
@@ -83,17 +78,9 @@ function parse() {
       'no-docs': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
-  });
-}
-try {
-  args = parse();
-} catch (err) {
-  usage((err as Error).message);
-}
-if (args.values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+  },
+);
+const usage: (message: string) => never = args.usage;
 if (args.positionals.length !== 1) usage('give exactly one folder of pages');
 const OTHERS = Number(args.values.others);
 const SEED = Number(args.values.seed);
@@ -146,17 +133,6 @@ for (const name of readdirSync(pagesDir).sort()) {
 if (pages.length < 2) usage(`${pagesDir} holds ${pages.length} page folder(s) with source.html and expected.html`);
 const byName = new Map(pages.map((p) => [p.name, p]));
 
-/** mulberry32: a small seeded generator, so every run draws the same samples. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = rng(SEED);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
 function shuffled<T>(xs: readonly T[]): T[] {

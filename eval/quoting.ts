@@ -17,7 +17,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import {
   escapeId,
@@ -39,6 +38,7 @@ import {
   textTable,
   writeTrailingSection,
 } from './machine.js';
+import { commandArgs } from './command-args.js';
 
 const DOC = fileURLToPath(new URL('../docs/quoting.md', import.meta.url));
 /** A fixed key, so that every run checks the same outputs. */
@@ -52,18 +52,15 @@ const FILES = {
   sciCite: 'benign/scibert-sci-cite-dev.jsonl',
 } as const;
 
-function usage(message: string): never {
-  console.error(`eval:quoting: ${message}`);
-  console.error('usage: npm run eval:quoting -- <corpus-dir> [--fuzz N] [--seed S] [--no-docs]');
-  console.error(`       <corpus-dir> holds ${Object.values(FILES).join(', ')}`);
-  process.exit(2);
-}
-
 // ---------------------------------------------------------------- arguments
 
-let args: ReturnType<typeof parse>;
-function parse() {
-  return parseArgs({
+const args = commandArgs(
+  'eval:quoting',
+  [
+    'usage: npm run eval:quoting -- <corpus-dir> [--fuzz N] [--seed S] [--no-docs]',
+    `       <corpus-dir> holds ${Object.values(FILES).join(', ')}`,
+  ],
+  {
     allowPositionals: true,
     options: {
       fuzz: { type: 'string', default: '100000' },
@@ -71,17 +68,9 @@ function parse() {
       'no-docs': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
-  });
-}
-try {
-  args = parse();
-} catch (err) {
-  usage((err as Error).message);
-}
-if (args.values.help) {
-  console.log('usage: npm run eval:quoting -- <corpus-dir> [--fuzz N] [--seed S] [--no-docs]');
-  process.exit(0);
-}
+  },
+);
+const usage: (message: string) => never = args.usage;
 if (args.positionals.length !== 1) usage('give exactly one corpus folder');
 const FUZZ_RUNS = Number(args.values.fuzz);
 const SEED = Number(args.values.seed);
