@@ -1,22 +1,17 @@
 /** The quarantine command, as a scientist runs it, against real Redis and real workers. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
-import { cliFor, type Cli } from '../support/cli.js';
-import { testConfig } from '../support/config.js';
-import { startHarness, type Harness } from '../support/pipeline.js';
+import { startCliHarness, type CliHarness } from '../support/cli.js';
+import type { Harness } from '../support/pipeline.js';
 
-let fake: FakeAnthropic;
+let commands: CliHarness;
 let h: Harness;
-let commands: Cli;
 
 beforeAll(async () => {
-  fake = await startFakeAnthropic(markerHandler);
-  h = await startHarness(testConfig(fake.url));
-  commands = cliFor(h, fake);
+  commands = await startCliHarness();
+  h = commands.h;
 });
 afterAll(async () => {
-  await h.stop();
-  await fake.close();
+  await commands.stop();
 });
 
 const cli = (args: string[], input?: string) => commands.run(args, input);

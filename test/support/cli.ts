@@ -7,8 +7,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FakeAnthropic } from './fake-anthropic.js';
-import type { Harness } from './pipeline.js';
+import { testConfig } from './config.js';
+import { markerHandler, startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js';
+import { startHarness, type Harness } from './pipeline.js';
 
 export interface CliRun {
   code: number | null;
@@ -48,6 +49,27 @@ export function cliFor(h: Harness, fake: FakeAnthropic): Cli {
         p.on('exit', (code) => resolve({ code, stdout, stderr }));
         p.stdin.end(input);
       });
+    },
+  };
+}
+
+export interface CliHarness extends Cli {
+  h: Harness;
+  fake: FakeAnthropic;
+  stop(): Promise<void>;
+}
+
+/** A worker against the marker-reading model server, and the command line pointed at both. */
+export async function startCliHarness(): Promise<CliHarness> {
+  const fake = await startFakeAnthropic(markerHandler);
+  const h = await startHarness(testConfig(fake.url));
+  return {
+    ...cliFor(h, fake),
+    h,
+    fake,
+    async stop() {
+      await h.stop();
+      await fake.close();
     },
   };
 }
