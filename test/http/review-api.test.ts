@@ -21,7 +21,11 @@ let review: ReviewService;
 
 beforeAll(async () => {
   fake = await startFakeAnthropic(markerHandler);
-  h = await startHarness(testConfig(fake.url, { review: { api_token: REVIEW_TOKEN } }));
+  // This worker never exports the queue depth, so reading /metrics (for the
+  // counters) writes nothing to Redis and a snapshot shows only what requests did.
+  h = await startHarness(
+    testConfig(fake.url, { review: { api_token: REVIEW_TOKEN }, metrics: { queue_depth: false } }),
+  );
   base = baseUrl(h);
   review = buildReviewService(h.config, h.redis);
 });

@@ -54,11 +54,7 @@ export async function counter(base: string, series: string): Promise<number> {
 
 export const apiRequests = (outcome: string) => `cosci_safety_review_api_requests_total{outcome="${outcome}"}`;
 
-/**
- * Every key under the prefix with its serialised value: equal snapshots mean
- * nothing was written. The queue-depth lease is left out: a scrape of
- * /metrics (which the tests make to read counters) renews it.
- */
+/** Every key under the prefix with its serialised value: equal snapshots mean nothing was written. */
 export async function snapshot(redis: Redis, prefix: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   let cursor = '0';
@@ -66,7 +62,6 @@ export async function snapshot(redis: Redis, prefix: string): Promise<Map<string
     const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
     cursor = next;
     for (const key of keys) {
-      if (key.endsWith(':metrics:queue-depth-exporter')) continue;
       const dumped = await redis.dumpBuffer(key);
       if (dumped) out.set(key, dumped.toString('hex'));
     }
