@@ -111,9 +111,8 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
     });
   }
 
+  /** The latest verdict of a hypothesis whose id is already validated. */
   async function latest(hypothesisId: string) {
-    const parsed = HypothesisIdSchema.safeParse(hypothesisId);
-    if (!parsed.success) throw invalid(parsed.error);
     const stored = await deps.verdicts.getLatest('hypothesis', hypothesisId);
     if (!stored) throw new ReviewError('REVIEW_NOT_FOUND', `no verdict for hypothesis ${JSON.stringify(hypothesisId)}`);
     return stored;
@@ -145,6 +144,8 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
     },
 
     async show(hypothesisId) {
+      const parsed = HypothesisIdSchema.safeParse(hypothesisId);
+      if (!parsed.success) throw invalid(parsed.error);
       const stored = await latest(hypothesisId);
       const [decision, subject, evidence, history] = await Promise.all([
         deps.decisions.get(hypothesisId, stored.revision),
