@@ -16,9 +16,18 @@ const CachedSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('refusal'), text: z.string() }),
 ]);
 
+/** A cache entry to be written by someone else's script, under a key of the service's slot. */
+export interface CacheWrite {
+  key: string;
+  value: string;
+  ttlSeconds: number;
+}
+
 export interface AssessmentCache {
   get(key: string): Promise<AssessOutcome | undefined>;
   set(key: string, outcome: AssessOutcome): Promise<void>;
+  /** The write `set` would send, for a caller that sends it with its own writes. */
+  entry(key: string, outcome: AssessOutcome): CacheWrite;
 }
 
 export function cacheKey(parts: {
@@ -46,7 +55,11 @@ export function createRedisAssessmentCache(redis: Redis, keyPrefix: string, ttlS
       return parsed.success ? parsed.data : undefined;
     },
     async set(k, outcome) {
-      await redis.set(key(k), JSON.stringify(outcome), 'EX', ttlSeconds);
+      const { key: full, value } = this.entry(k, outcome);
+      await redis.set(full, value, 'EX', ttlSeconds);
+    },
+    entry(k, outcome) {
+      return { key: key(k), value: JSON.stringify(outcome), ttlSeconds };
     },
   };
 }

@@ -13,7 +13,7 @@ import { buildUserMessage, PROMPT_VERSION } from '../safety/classification/promp
 import { mostSevere, type DegradedReason, type Verdict } from '../safety/classification/verdict.js';
 import { mergeAssessments, splitWindows } from '../safety/classification/windows.js';
 import type { AssessOutcome, Assessor } from './anthropic-assessor.js';
-import { cacheKey, type AssessmentCache } from './assessment-cache.js';
+import { cacheKey, type AssessmentCache, type CacheWrite } from './assessment-cache.js';
 import { ClassifierCallError, RateLimitedError } from './errors.js';
 import { withRetry, type RetryOptions } from './retry.js';
 
@@ -45,6 +45,12 @@ export interface ClassifierOptions {
 export interface ClassifyCallOptions {
   signal?: AbortSignal | undefined;
   onRateLimit?: 'throw' | 'wait';
+  /**
+   * When given, new cache entries are collected here instead of written: the
+   * caller writes them in its own round trip (the hypothesis processor, with
+   * the verdict). Written or not, they only spare a later model call.
+   */
+  cacheWrites?: CacheWrite[] | undefined;
 }
 
 export interface Classifier {
@@ -103,6 +109,7 @@ export function createClassifier(options: ClassifierOptions): Classifier {
     index: number,
     count: number,
     call: ClassifyCallOptions,
+    pending: Array<[string, AssessOutcome]> | undefined,
   ): Promise<WindowResult> {
     const key = cacheKey({ model, promptVersion: PROMPT_VERSION, label, window: `${index}/${count}`, text });
     const hit = await options.cache?.get(key);
@@ -134,7 +141,8 @@ export function createClassifier(options: ClassifierOptions): Classifier {
           ...(observer?.retry ? { onRetry: observer.retry } : {}),
         },
       );
-      await options.cache?.set(key, outcome);
+      if (pending) pending.push([key, outcome]);
+      else await options.cache?.set(key, outcome);
       return { ok: true, outcome, cached: false };
     } catch (err) {
       if (err instanceof RateLimitedError) throw err;
@@ -159,9 +167,22 @@ export function createClassifier(options: ClassifierOptions): Classifier {
         options.windowOverlapChars,
         options.maxWindows,
       );
-      const results = await mapLimit(windows, options.windowConcurrency, (w, i) =>
-        assessWindow(assessor, w, label, i, needed, call),
-      );
+      // Cache entries the caller will write (call.cacheWrites), handed over
+      // when the whole text is classified; if a window fails the job (a 429,
+      // an abort), the windows already answered are written here instead,
+      // so the job's next run does not ask for them again.
+      const cache = options.cache;
+      const pending: Array<[string, AssessOutcome]> | undefined = cache && call.cacheWrites ? [] : undefined;
+      let results: WindowResult[];
+      try {
+        results = await mapLimit(windows, options.windowConcurrency, (w, i) =>
+          assessWindow(assessor, w, label, i, needed, call, pending),
+        );
+      } catch (err) {
+        if (cache && pending) await Promise.all(pending.map(([k, o]) => cache.set(k, o).catch(() => undefined)));
+        throw err;
+      }
+      if (cache && pending) for (const [k, o] of pending) call.cacheWrites!.push(cache.entry(k, o));
 
       const assessments: Assessment[] = [];
       let refusal = false;

@@ -20,7 +20,7 @@ export const RedisConfigSchema = z
     /**
      * Connect to a Redis Cluster. Every key a script touches must then share a
      * slot: `prefix`, `key_prefix` and `events_stream` must each hold a hash
-     * tag, such as `{bull}`, `{cosci}` and `{cosci}:events`.
+     * tag, such as `{bull}`, `{cosci}` and `{cosci}:events`, the last two the same.
      */
     cluster: z.boolean().default(false),
     /** BullMQ's key prefix; BullMQ's own default, so any BullMQ client publishes with no setting. */
@@ -38,7 +38,7 @@ export const RedisConfigSchema = z
   .check((ctx) => {
     if (!ctx.value.cluster) return;
     for (const key of ['prefix', 'key_prefix', 'events_stream'] as const) {
-      if (!/\{[^{}]+\}/.test(ctx.value[key])) {
+      if (hashTag(ctx.value[key]) === undefined) {
         ctx.issues.push({
           code: 'custom',
           input: ctx.value,
@@ -47,7 +47,25 @@ export const RedisConfigSchema = z
         });
       }
     }
+    const tag = hashTag(ctx.value.key_prefix);
+    const streamTag = hashTag(ctx.value.events_stream);
+    if (tag !== undefined && streamTag !== undefined && tag !== streamTag) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        path: ['events_stream'],
+        message: `on Redis Cluster it must hold the hash tag of key_prefix ("{${tag}}"): a verdict and its events are written by one script`,
+      });
+    }
   });
+
+/** The part of a key Redis Cluster hashes: between the first "{" and the next "}", when not empty. */
+export function hashTag(key: string): string | undefined {
+  const open = key.indexOf('{');
+  if (open < 0) return undefined;
+  const close = key.indexOf('}', open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : undefined;
+}
 
 export const WorkerConfigSchema = z
   .strictObject({

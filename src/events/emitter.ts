@@ -4,20 +4,33 @@
  * TTL, then XADD, atomically), so a job that runs twice (retry, stalled
  * worker, redelivery) never appends a second copy.
  *
+ * A store can append events in the same script as its own writes (one round
+ * trip, and the events exist exactly when the writes do): `prepare` validates
+ * them and names their keys, `APPEND_EVENT_LUA` is the append, and the batch's
+ * `settle` counts what the script appended.
+ *
  * On Redis Cluster the stream key and the dedupe keys must share a slot: give
  * the stream a hash tag (`{cosci}:events`); the dedupe keys extend its name.
  */
 import type { Redis } from 'ioredis';
 import { EVENT_SCHEMAS, type EventDataOf, type EventType } from '../contracts/events.js';
 
-const EMIT = `
-if redis.call('SET', KEYS[2], '1', 'NX', 'EX', ARGV[1]) then
-  if tonumber(ARGV[2]) > 0 then
-    return redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'type', ARGV[3], 'eventId', ARGV[4], 'data', ARGV[5])
+/**
+ * `appendEvent(stream, seen, ttl, maxLen, type, eventId, data)`: the stream
+ * entry id, or false when the event's id was seen before.
+ */
+export const APPEND_EVENT_LUA = `
+local function appendEvent(stream, seen, ttl, maxLen, type, eventId, data)
+  if not redis.call('SET', seen, '1', 'NX', 'EX', ttl) then return false end
+  if tonumber(maxLen) > 0 then
+    return redis.call('XADD', stream, 'MAXLEN', '~', maxLen, '*', 'type', type, 'eventId', eventId, 'data', data)
   end
-  return redis.call('XADD', KEYS[1], '*', 'type', ARGV[3], 'eventId', ARGV[4], 'data', ARGV[5])
+  return redis.call('XADD', stream, '*', 'type', type, 'eventId', eventId, 'data', data)
 end
-return false
+`;
+
+const EMIT = `${APPEND_EVENT_LUA}
+return appendEvent(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
 `;
 
 type RedisWithEmit = Redis & {
@@ -41,30 +54,84 @@ export interface EmitterOptions {
   onEmitted?: (type: EventType) => void;
 }
 
+/** An event validated and serialised, with its dedupe key: what a script appends. */
+export interface PreparedEvent {
+  type: EventType;
+  eventId: string;
+  /** The key that remembers the event's id (KEYS of the script). */
+  seenKey: string;
+  data: string;
+}
+
+/** Events to append in another module's script, with where and how. */
+export interface EventBatch {
+  stream: string;
+  dedupeTtlSeconds: number;
+  maxLen: number;
+  events: PreparedEvent[];
+  /** Reports what the script appended: `ids[i]` is events[i]'s entry id, or undefined for a duplicate. */
+  settle(ids: Array<string | undefined>): void;
+}
+
+/** One event, its type and data matched. */
+export type EventToEmit = { [T in EventType]: { type: T; eventId: string; data: EventDataOf<T> } }[EventType];
+
 export interface EventEmitter {
   /** Appends the event unless its id was emitted before; returns the stream entry id, or undefined for a duplicate. */
   emit<T extends EventType>(type: T, eventId: string, data: EventDataOf<T>): Promise<string | undefined>;
+  /** Emits each in turn (see emit); returns their entry ids. */
+  emitAll(events: EventToEmit[]): Promise<Array<string | undefined>>;
+  /** Validates events for a script that appends them with its own writes (see APPEND_EVENT_LUA). */
+  prepare(events: EventToEmit[]): EventBatch;
 }
 
 export function createEventEmitter(options: EmitterOptions): EventEmitter {
   const redis = options.redis as RedisWithEmit;
   if (typeof redis.cosciEmit !== 'function') redis.defineCommand('cosciEmit', { numberOfKeys: 2, lua: EMIT });
+  const seenKey = (eventId: string) => `${options.stream}:seen:${eventId}`;
+  // Validate what we write: a consumer in another language relies on the schema.
+  const serialise = <T extends EventType>(type: T, data: EventDataOf<T>) =>
+    JSON.stringify(EVENT_SCHEMAS[type].parse(data));
   return {
     async emit(type, eventId, data) {
-      // Validate what we write: a consumer in another language relies on the schema.
-      const valid = EVENT_SCHEMAS[type].parse(data);
+      const json = serialise(type, data);
       const id = await redis.cosciEmit(
         options.stream,
-        `${options.stream}:seen:${eventId}`,
+        seenKey(eventId),
         options.dedupeTtlSeconds,
         options.maxLen,
         type,
         eventId,
-        JSON.stringify(valid),
+        json,
       );
       if (id === null) return undefined;
       options.onEmitted?.(type);
       return id;
+    },
+    async emitAll(events) {
+      const ids: Array<string | undefined> = [];
+      // A union of matched pairs: TypeScript cannot see that e.data fits e.type.
+      for (const e of events) ids.push(await this.emit(e.type, e.eventId, e.data as never));
+      return ids;
+    },
+    prepare(events) {
+      const prepared = events.map(({ type, eventId, data }) => ({
+        type,
+        eventId,
+        seenKey: seenKey(eventId),
+        data: serialise(type, data as never),
+      }));
+      return {
+        stream: options.stream,
+        dedupeTtlSeconds: options.dedupeTtlSeconds,
+        maxLen: options.maxLen,
+        events: prepared,
+        settle(ids) {
+          prepared.forEach((e, i) => {
+            if (ids[i] !== undefined) options.onEmitted?.(e.type);
+          });
+        },
+      };
     },
   };
 }

@@ -5,13 +5,14 @@
 import { createHash } from 'node:crypto';
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
+import type { CacheWrite } from '../classifier/assessment-cache.js';
 import type { Classifier } from '../classifier/classifier.js';
 import { HYPOTHESIS_ACTION_EVENTS, type HypothesisEventData } from '../contracts/events.js';
 import { HypothesisSavedSchema, type HypothesisSaved } from '../contracts/payloads.js';
-import type { EventEmitter } from '../events/emitter.js';
+import type { EventEmitter, EventToEmit } from '../events/emitter.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Verdict } from '../safety/classification/verdict.js';
-import { stateOf, type ReviewState } from '../safety/review/decision.js';
+import { stateOf, type Decision, type ReviewState } from '../safety/review/decision.js';
 import type { DecisionStore } from '../store/decision-store.js';
 import type { VerdictStore } from '../store/verdict-store.js';
 import { guardClassification, parsePayload, verdictFields, type JobControl } from './classify-job.js';
@@ -51,57 +52,80 @@ export function eventDigest(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
-export function createHypothesisProcessor(deps: ProcessorDeps) {
-  return async (job: Job, token?: string): Promise<HypothesisResult> => {
-    const p = parsePayload(HypothesisSavedSchema, 'hypothesis.saved', job.data);
-    let verdict = await deps.store.getRevision('hypothesis', p.hypothesisId, p.revision);
-    // Whether a person may have decided on this revision: not when this run
-    // has just written its verdict, since a decision needs one to exist.
-    let mayBeDecided = verdict !== undefined;
-    if (!verdict) {
-      const fresh = await guardClassification(job, token, deps.control, () =>
-        deps.classifier.classify(hypothesisText(p), 'hypothesis', { signal: deps.signal, onRateLimit: 'throw' }),
-      );
-      const recorded = await deps.store.recordRevision('hypothesis', p.hypothesisId, p.revision, fresh, {
-        text: p.text,
-        title: p.title,
-        goalId: p.goalId,
-        runId: p.runId,
-        agent: p.agent,
-      });
-      verdict = recorded.verdict;
-      mayBeDecided = !recorded.created;
-      deps.metrics?.classifications.inc({ target: 'hypothesis', action: verdict.action });
-    }
-
-    const data: HypothesisEventData = {
-      hypothesisId: p.hypothesisId,
-      revision: p.revision,
-      ...verdictFields(verdict),
-      ...(p.goalId ? { goalId: p.goalId } : {}),
-      ...(p.runId ? { runId: p.runId } : {}),
-    };
-    const id = (type: string) => hypothesisEventId(type, p.hypothesisId, p.revision);
-    // A person's decision is final for its revision: a job that runs again
-    // after it (a retry, a re-published job) announces no hold over it.
-    const decision = deps.decisions && mayBeDecided ? await deps.decisions.get(p.hypothesisId, p.revision) : undefined;
-    await deps.emitter.emit('hypothesis_assessed', id('hypothesis_assessed'), data);
-    const specific = HYPOTHESIS_ACTION_EVENTS[verdict.action];
-    if (specific && !decision) await deps.emitter.emit(specific, id(specific), data);
-    if (verdict.degraded && verdict.reason) {
-      await deps.emitter.emit('classifier_degraded', id('classifier_degraded'), {
+/** The events of a verdict: always assessed; the hold or flag unless a person has decided; degraded when it was. */
+function verdictEvents(p: HypothesisSaved, verdict: Verdict, decided: boolean): EventToEmit[] {
+  const data: HypothesisEventData = {
+    hypothesisId: p.hypothesisId,
+    revision: p.revision,
+    ...verdictFields(verdict),
+    ...(p.goalId ? { goalId: p.goalId } : {}),
+    ...(p.runId ? { runId: p.runId } : {}),
+  };
+  const id = (type: string) => hypothesisEventId(type, p.hypothesisId, p.revision);
+  const events: EventToEmit[] = [{ type: 'hypothesis_assessed', eventId: id('hypothesis_assessed'), data }];
+  const specific = HYPOTHESIS_ACTION_EVENTS[verdict.action];
+  if (specific && !decided) events.push({ type: specific, eventId: id(specific), data });
+  if (verdict.degraded && verdict.reason) {
+    events.push({
+      type: 'classifier_degraded',
+      eventId: id('classifier_degraded'),
+      data: {
         target: 'hypothesis',
         id: p.hypothesisId,
         revision: p.revision,
         reason: verdict.reason,
         action: verdict.action,
         model: verdict.model,
+      },
+    });
+  }
+  return events;
+}
+
+export function createHypothesisProcessor(deps: ProcessorDeps) {
+  return async (job: Job, token?: string): Promise<HypothesisResult> => {
+    const p = parsePayload(HypothesisSavedSchema, 'hypothesis.saved', job.data);
+    // A job that has run before (a retry, a stalled or re-run job) reuses the
+    // verdict its revision already has, with no model call. A first run goes
+    // straight to the classifier, whose cache answers a text it has seen;
+    // the write-once record below keeps the first verdict of a revision either way.
+    let verdict =
+      job.attemptsStarted > 1 ? await deps.store.getRevision('hypothesis', p.hypothesisId, p.revision) : undefined;
+    if (!verdict) {
+      const cacheWrites: CacheWrite[] = [];
+      const fresh = await guardClassification(job, token, deps.control, () =>
+        deps.classifier.classify(hypothesisText(p), 'hypothesis', {
+          signal: deps.signal,
+          onRateLimit: 'throw',
+          cacheWrites,
+        }),
+      );
+      // One script writes the verdict, its events and the classifier's cache
+      // entries: a verdict just written has no decision yet, so nothing else
+      // needs reading.
+      const recorded = await deps.store.recordRevision('hypothesis', p.hypothesisId, p.revision, fresh, {
+        held: { text: p.text, title: p.title, goalId: p.goalId, runId: p.runId, agent: p.agent },
+        announce: deps.emitter.prepare(verdictEvents(p, fresh, false)),
+        writes: cacheWrites,
       });
+      deps.metrics?.classifications.inc({ target: 'hypothesis', action: recorded.verdict.action });
+      if (recorded.created) return finish(p, fresh, undefined);
+      verdict = recorded.verdict;
+    }
+    // A person's decision is final for its revision: a job that runs again
+    // after it (a retry, a re-published job) announces no hold over it.
+    const decision = deps.decisions ? await deps.decisions.get(p.hypothesisId, p.revision) : undefined;
+    await deps.emitter.emitAll(verdictEvents(p, verdict, decision !== undefined));
+    return finish(p, verdict, decision);
+  };
+
+  function finish(p: HypothesisSaved, verdict: Verdict, decision: Decision | undefined): HypothesisResult {
+    if (verdict.degraded && verdict.reason) {
       deps.logger.warn(
         { hypothesisId: p.hypothesisId, revision: p.revision, reason: verdict.reason, action: verdict.action },
         'degraded verdict: hypothesis was not cleanly classified',
       );
     }
     return { hypothesisId: p.hypothesisId, revision: p.revision, verdict, state: stateOf(verdict, decision) };
-  };
+  }
 }

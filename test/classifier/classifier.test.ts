@@ -105,6 +105,40 @@ describe('classifier', () => {
     expect(fake.requests).toHaveLength(2);
   });
 
+  it('hands its cache entries to a caller that writes them, and writes them itself when a window fails the job', async () => {
+    const config = testConfig(fake.url, {
+      safety: { classifier_window_chars: 1000, classifier_window_overlap_chars: 0 },
+      anthropic: { window_concurrency: 1 },
+    });
+    prefixes.push(config.redis.key_prefix);
+    const c = buildClassifier(config, { logger, redis });
+    const cached = async () => (await redis.keys(`${config.redis.key_prefix}:assessment:*`)).length;
+
+    const writes: Array<{ key: string; value: string; ttlSeconds: number }> = [];
+    const verdict = await c.classify('A short hypothesis about chaperones.', 'hypothesis', { cacheWrites: writes });
+    expect(verdict.action).toBe('allow');
+    expect(await cached()).toBe(0);
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.key.startsWith(`${config.redis.key_prefix}:assessment:`)).toBe(true);
+    expect(writes[0]!.ttlSeconds).toBe(config.safety.classifier_cache_ttl_seconds);
+    expect(JSON.parse(writes[0]!.value)).toMatchObject({ kind: 'assessment', assessment: { categories: ['none'] } });
+
+    // Three windows, the third rate-limited: the job will run again, so the two answered are kept now.
+    fake.setHandler((req, i) =>
+      i === 2 ? apiError(429, 'rate_limit_error', { 'retry-after': '1' }) : markerHandler(req, i),
+    );
+    fake.requests.length = 0;
+    const long = 'a'.repeat(1000) + 'b'.repeat(1000) + 'c'.repeat(1000);
+    const more: typeof writes = [];
+    const err = await c.classify(long, 'hypothesis', { cacheWrites: more }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitedError);
+    expect(more).toEqual([]);
+    expect(await cached()).toBe(2);
+    fake.setHandler(markerHandler);
+    await c.classify(long, 'hypothesis');
+    expect(fake.requests).toHaveLength(4);
+  });
+
   it('retries a 500 and then succeeds', async () => {
     fake.setHandler((req, i) => (i === 0 ? apiError(500, 'api_error') : markerHandler(req, i)));
     const verdict = await classifier().classify('@@dual_use_bio@0.9@@', 'hypothesis');

@@ -91,7 +91,7 @@ classifier = "claude-haiku-4-5-20251001"
     ).toContain('both the block and the warn list: cbrn');
   });
 
-  it('refuses a Redis Cluster configuration whose prefixes share no hash tag, naming each key', () => {
+  it('refuses a Redis Cluster configuration whose keys would not share their slots, naming each key', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cosci-config-'));
     const file = join(dir, 'cluster.toml');
     writeFileSync(
@@ -100,6 +100,14 @@ classifier = "claude-haiku-4-5-20251001"
     );
     expect(() => loadConfig({ file, env: {} })).toThrow(ConfigError);
     expect(() => loadConfig({ file, env: {} })).toThrow(/redis\.key_prefix[\s\S]*hash tag[\s\S]*redis\.events_stream/);
+    // The verdict store appends events in its own scripts: the stream shares key_prefix's slot.
+    writeFileSync(
+      file,
+      '[redis]\ncluster = true\nprefix = "{bull}"\nkey_prefix = "{cosci}"\nevents_stream = "{events}:cosci"\n',
+    );
+    expect(() => loadConfig({ file, env: {} })).toThrow(
+      /redis\.events_stream[\s\S]*hash tag of key_prefix \("\{cosci\}"\)/,
+    );
     writeFileSync(
       file,
       '[redis]\ncluster = true\nprefix = "{bull}"\nkey_prefix = "{cosci}"\nevents_stream = "{cosci}:events"\n',

@@ -110,8 +110,19 @@ describe('hypothesis pipeline', () => {
     await h.waitForJob('hypothesis.saved', 'hypothesis.dup.r1');
     const events = await h.events();
     expect(types(events)).toEqual(['hypothesis_assessed', 'hypothesis_quarantined']);
-    // The re-run reused the stored verdict: one model call in all.
+    // The re-run's text was in the assessment cache: one model call in all.
     expect(fake.requests).toHaveLength(1);
+
+    // Redelivered again with another text for the same revision, past the
+    // cache: the model is asked, but the revision keeps its first verdict and
+    // nothing is announced again.
+    await (await queue.getJob('hypothesis.dup.r1'))!.remove();
+    await h.publisher.publishHypothesisSaved({ ...payload, text: 'a benign text' });
+    await h.waitForJob('hypothesis.saved', 'hypothesis.dup.r1');
+    expect(fake.requests).toHaveLength(2);
+    const rerun = await queue.getJob('hypothesis.dup.r1');
+    expect(rerun!.returnvalue).toMatchObject({ state: 'quarantined', verdict: { action: 'quarantine' } });
+    expect(types(await h.events())).toEqual(['hypothesis_assessed', 'hypothesis_quarantined']);
     // A new revision is classified afresh.
     await h.publisher.publishHypothesisSaved({ ...payload, revision: 2, text: 'now benign' });
     const after = await h.waitForEvents((e) => e.length === 3);

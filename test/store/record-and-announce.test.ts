@@ -1,0 +1,143 @@
+/**
+ * A verdict and the events that announce it, written by one script: the
+ * events are appended when (and only when) the verdict is written, each
+ * event id at most once, and only appended events are counted.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EventType } from '../../src/contracts/events.js';
+import { createEventEmitter } from '../../src/events/emitter.js';
+import type { Verdict } from '../../src/safety/classification/verdict.js';
+import { createVerdictStore } from '../../src/store/verdict-store.js';
+import { deleteKeys, testRedis, uniqueName } from '../support/redis.js';
+
+const redis = testRedis();
+const prefixes: string[] = [];
+afterAll(async () => {
+  await deleteKeys(redis, ...prefixes);
+  redis.disconnect();
+});
+
+function verdict(action: Verdict['action'], rationale = 'r'): Verdict {
+  return {
+    action,
+    categories: action === 'allow' ? ['none'] : ['dual_use_bio'],
+    confidence: 0.9,
+    rationale,
+    degraded: false,
+    refusal: false,
+    model: 'claude-haiku-4-5',
+    promptVersion: 'p1',
+    windows: 1,
+    windowed: false,
+    cached: false,
+  };
+}
+
+function setup() {
+  const prefix = uniqueName('announce');
+  prefixes.push(prefix);
+  const counted: EventType[] = [];
+  const stream = `${prefix}:events`;
+  const emitter = createEventEmitter({
+    redis,
+    stream,
+    dedupeTtlSeconds: 60,
+    maxLen: 0,
+    onEmitted: (type) => counted.push(type),
+  });
+  return { prefix, stream, counted, emitter, store: createVerdictStore(redis, prefix) };
+}
+
+function data(id: string, v: Verdict) {
+  return {
+    hypothesisId: id,
+    revision: 1,
+    action: v.action,
+    categories: v.categories,
+    confidence: v.confidence,
+    rationale: v.rationale,
+    degraded: v.degraded,
+    model: v.model,
+    refusal: v.refusal,
+    windowed: v.windowed,
+  };
+}
+
+const entries = async (stream: string) =>
+  ((await redis.xrange(stream, '-', '+')) as Array<[string, string[]]>).map(([, f]) => ({
+    type: f[1],
+    eventId: f[3],
+    data: JSON.parse(f[5]!) as { action: string },
+  }));
+
+describe('recordRevision with events to announce', () => {
+  it('writes the verdict, the held text, the review queue entry and the events together', async () => {
+    const { prefix, stream, counted, emitter, store } = setup();
+    const v = verdict('quarantine');
+    const batch = emitter.prepare([
+      { type: 'hypothesis_assessed', eventId: 'hypothesis_assessed/h1/r1', data: data('h1', v) },
+      { type: 'hypothesis_quarantined', eventId: 'hypothesis_quarantined/h1/r1', data: data('h1', v) },
+    ]);
+    const recorded = await store.recordRevision('hypothesis', 'h1', 1, v, {
+      held: { text: 'held text' },
+      announce: batch,
+    });
+    expect(recorded).toEqual({ verdict: v, created: true });
+    expect(await store.getRevision('hypothesis', 'h1', 1)).toEqual(v);
+    expect((await store.getLatest('hypothesis', 'h1'))?.revision).toBe(1);
+    expect(await store.getHeldSubject('h1', 1)).toEqual({ text: 'held text' });
+    expect(await redis.zscore(`${prefix}:review:held`, 'h1')).not.toBeNull();
+    expect((await entries(stream)).map((e) => e.type)).toEqual(['hypothesis_assessed', 'hypothesis_quarantined']);
+    expect(counted).toEqual(['hypothesis_assessed', 'hypothesis_quarantined']);
+  });
+
+  it('appends nothing when the revision already has a verdict, and returns that one', async () => {
+    const { prefix, stream, counted, emitter, store } = setup();
+    const first = verdict('quarantine', 'first');
+    await store.recordRevision('hypothesis', 'h2', 1, first);
+    const second = verdict('allow', 'second');
+    const batch = emitter.prepare([
+      { type: 'hypothesis_assessed', eventId: 'hypothesis_assessed/h2/r1', data: data('h2', second) },
+    ]);
+    // The classifier's cache entries are written whatever the script finds.
+    const writes = [{ key: `${prefix}:assessment:x`, value: '{"kind":"refusal","text":""}', ttlSeconds: 120 }];
+    const recorded = await store.recordRevision('hypothesis', 'h2', 1, second, { announce: batch, writes });
+    expect(recorded).toEqual({ verdict: first, created: false });
+    expect(await redis.get(`${prefix}:assessment:x`)).toBe(writes[0]!.value);
+    expect(await redis.ttl(`${prefix}:assessment:x`)).toBeGreaterThan(100);
+    expect(await redis.exists(stream)).toBe(0);
+    expect(counted).toEqual([]);
+  });
+
+  it('skips an event whose id was appended before, and counts only what it appended', async () => {
+    const { stream, counted, emitter, store } = setup();
+    const v = verdict('warn');
+    await emitter.emit('hypothesis_assessed', 'hypothesis_assessed/h3/r1', data('h3', v));
+    const batch = emitter.prepare([
+      { type: 'hypothesis_assessed', eventId: 'hypothesis_assessed/h3/r1', data: data('h3', v) },
+      { type: 'hypothesis_flagged', eventId: 'hypothesis_flagged/h3/r1', data: data('h3', v) },
+    ]);
+    expect((await store.recordRevision('hypothesis', 'h3', 1, v, { announce: batch })).created).toBe(true);
+    expect((await entries(stream)).map((e) => e.eventId)).toEqual([
+      'hypothesis_assessed/h3/r1',
+      'hypothesis_flagged/h3/r1',
+    ]);
+    expect(counted).toEqual(['hypothesis_assessed', 'hypothesis_flagged']);
+  });
+
+  it('refuses an event that breaks its schema before writing anything', async () => {
+    const { stream, emitter, store } = setup();
+    const v = verdict('allow');
+    expect(() =>
+      emitter.prepare([
+        {
+          type: 'hypothesis_assessed',
+          eventId: 'hypothesis_assessed/h4/r1',
+          data: { ...data('h4', v), revision: -1 },
+        },
+      ]),
+    ).toThrow(/revision/);
+    expect(await store.getRevision('hypothesis', 'h4', 1)).toBeUndefined();
+    expect(await redis.exists(stream)).toBe(0);
+  });
+});
