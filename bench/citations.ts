@@ -26,7 +26,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gc, int, pick, rng, type Rand } from './support.js';
+import { deleteKeysWithPrefix, gc, int, pick, rng, type Rand } from './support.js';
 import { Redis } from 'ioredis';
 import { fetchOptionsFrom } from '../src/citations/build.js';
 import { createPageCache, type CacheResult, type PageCache } from '../src/citations/page-cache.js';
@@ -535,13 +535,7 @@ try {
       });
       process.stderr.write(`  Redis cache: ${(VERIFICATIONS / seconds).toFixed(0)} verifications/s\n`);
     } finally {
-      // Only this run's keys, by SCAN: never FLUSHALL.
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${keyPrefix}:*`, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length > 0) await redis.del(...keys);
-      } while (cursor !== '0');
+      await deleteKeysWithPrefix(redis, `${keyPrefix}:`);
       await redis.quit();
     }
   } else {

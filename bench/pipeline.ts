@@ -22,7 +22,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { startModelServer, type ModelServer } from './support.js';
+import { deleteKeysWithPrefix, startModelServer, type ModelServer } from './support.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -93,14 +93,7 @@ function newPrefix(): string {
 }
 
 async function cleanup(): Promise<void> {
-  for (const p of prefixes) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${p}*`, 'COUNT', 5000);
-      cursor = next;
-      if (keys.length > 0) await redis.unlink(...keys);
-    } while (cursor !== '0');
-  }
+  for (const p of prefixes) await deleteKeysWithPrefix(redis, p);
 }
 
 // ---------------------------------------------------------------- inputs

@@ -21,7 +21,7 @@ import { Queue, type ConnectionOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { hypothesisJobId } from '../src/contracts/payloads.js';
 import { DEFAULT_JOB_OPTIONS } from '../src/queues/publisher.js';
-import { freePort, startModelServer } from './support.js';
+import { deleteKeysWithPrefix, freePort, startModelServer } from './support.js';
 import {
   describeMachine,
   formatMarkdown,
@@ -214,12 +214,7 @@ try {
   await new Promise((r) => (worker.exitCode !== null ? r(null) : worker.once('exit', r)));
   model.stop();
   await queue.close();
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 5000);
-    cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
-  } while (cursor !== '0');
+  await deleteKeysWithPrefix(redis, prefix);
   redis.disconnect();
   rmSync(dir, { recursive: true, force: true });
 }

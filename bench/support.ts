@@ -1,8 +1,10 @@
 /**
  * What the benchmark commands share: a garbage collector they can call,
- * seeded random inputs, free ports and the loopback model server.
+ * seeded random inputs, free ports, the loopback model server and cleaning
+ * up their keys.
  */
 import { spawn } from 'node:child_process';
+import type { Redis } from 'ioredis';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
@@ -13,6 +15,16 @@ setFlagsFromString('--expose-gc');
 export const gc = runInNewContext('gc') as () => void;
 
 export { int, pick, rng, type Rand } from '../eval/random.js';
+
+/** Deletes every key that starts with `prefix`, by SCAN (a benchmark never flushes a shared Redis). */
+export async function deleteKeysWithPrefix(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 5000);
+    cursor = next;
+    if (keys.length > 0) await redis.unlink(...keys);
+  } while (cursor !== '0');
+}
 
 /** A port that was free a moment ago (bound to 0, then released). */
 export function freePort(): Promise<number> {
