@@ -6,7 +6,7 @@
 import { z } from 'zod';
 
 /** Ids are bounded and printable: they appear in keys, job ids and logs. */
-const Id = z
+export const IdSchema = z
   .string()
   .min(1)
   .max(256)
@@ -19,11 +19,11 @@ const Id = z
 export const MAX_TEXT_CHARS = 1_000_000;
 
 export const HypothesisSavedSchema = z.object({
-  hypothesisId: Id,
+  hypothesisId: IdSchema,
   text: z.string().max(MAX_TEXT_CHARS),
   title: z.string().max(2000).optional(),
-  goalId: Id.optional(),
-  runId: Id.optional(),
+  goalId: IdSchema.optional(),
+  runId: IdSchema.optional(),
   agent: z.string().max(256).optional(),
   revision: z.number().int().nonnegative().default(0),
   savedAt: z.iso.datetime({ offset: true }).optional(),
@@ -32,9 +32,9 @@ export type HypothesisSaved = z.infer<typeof HypothesisSavedSchema>;
 export type HypothesisSavedInput = z.input<typeof HypothesisSavedSchema>;
 
 export const GoalSubmittedSchema = z.object({
-  goalId: Id,
+  goalId: IdSchema,
   text: z.string().max(MAX_TEXT_CHARS),
-  runId: Id.optional(),
+  runId: IdSchema.optional(),
 });
 export type GoalSubmitted = z.infer<typeof GoalSubmittedSchema>;
 export type GoalSubmittedInput = z.input<typeof GoalSubmittedSchema>;
@@ -52,8 +52,8 @@ export const EvidenceSchema = z.object({
 export type Evidence = z.infer<typeof EvidenceSchema>;
 
 export const ReviewRecordedSchema = z.object({
-  reviewId: Id,
-  hypothesisId: Id,
+  reviewId: IdSchema,
+  hypothesisId: IdSchema,
   evidence: z.array(EvidenceSchema).max(MAX_EVIDENCE),
   /** The URLs the reviewing agent fetched; evidence citing any other URL is unverified without a fetch. */
   seenUrls: z.array(z.string().max(MAX_URL_CHARS)).max(1000).optional(),
@@ -70,14 +70,13 @@ export const MAX_REPORT_SECTIONS = 1000;
 export const ReportSectionSchema = z.object({
   text: z.string().max(MAX_TEXT_CHARS),
   /** The hypothesis this section presents; its review state decides whether the section is shown. */
-  hypothesisId: Id.optional(),
+  hypothesisId: IdSchema.optional(),
 });
-export type ReportSection = z.infer<typeof ReportSectionSchema>;
 
 export const ReportFinalizedSchema = z.object({
-  reportId: Id,
+  reportId: IdSchema,
   sections: z.array(ReportSectionSchema).min(1).max(MAX_REPORT_SECTIONS),
-  runId: Id.optional(),
+  runId: IdSchema.optional(),
   /** A report finalized again after a change gets a new revision. */
   revision: z.number().int().nonnegative().default(0),
 });

@@ -26,7 +26,6 @@ export const REDACT_PATHS = [
   'api_token',
   '*.api_token',
   '*.*.api_token',
-  'config.review.api_token',
 ];
 
 export interface LoggerOptions {

@@ -10,6 +10,7 @@ import type { Classifier } from '../classifier/classifier.js';
 import { HYPOTHESIS_ACTION_EVENTS, type HypothesisEventData } from '../contracts/events.js';
 import { HypothesisSavedSchema, type HypothesisSaved } from '../contracts/payloads.js';
 import type { EventEmitter, EventToEmit } from '../events/emitter.js';
+import { eventId } from '../events/event-id.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Verdict } from '../safety/classification/verdict.js';
 import { stateOf, type Decision, type ReviewState } from '../safety/review/decision.js';
@@ -43,10 +44,8 @@ export function hypothesisText(p: HypothesisSaved): string {
   return p.title ? `${p.title}\n\n${p.text}` : p.text;
 }
 
-/** Event ids name the event, the subject and its revision: the same for every run of the job. */
-export function hypothesisEventId(type: string, hypothesisId: string, revision: number): string {
-  return `${type}/${encodeURIComponent(hypothesisId)}/r${revision}`;
-}
+export const hypothesisEventId = (type: string, hypothesisId: string, revision: number) =>
+  eventId(type, hypothesisId, revision);
 
 export function eventDigest(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);

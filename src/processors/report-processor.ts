@@ -11,6 +11,7 @@ import type { Classifier } from '../classifier/classifier.js';
 import type { ReportEventData, ReportOutcome } from '../contracts/events.js';
 import { ReportFinalizedSchema } from '../contracts/payloads.js';
 import type { EventEmitter } from '../events/emitter.js';
+import { eventId } from '../events/event-id.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Verdict } from '../safety/classification/verdict.js';
 import { stateOf } from '../safety/review/decision.js';
@@ -145,7 +146,7 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
           : {}),
       };
       const type = EVENT_OF[result.outcome];
-      await deps.emitter.emit(type, `${type}/${encodeURIComponent(result.reportId)}/r${result.revision}`, data);
+      await deps.emitter.emit(type, eventId(type, result.reportId, result.revision), data);
       if (result.outcome === 'blocked') {
         deps.logger.warn(
           { reportId: result.reportId, revision: result.revision, blockedBy: result.blockedBy },

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { countByStatus, summarize, type Verifier } from '../citations/verifier.js';
 import { ReviewRecordedSchema } from '../contracts/payloads.js';
 import type { EventEmitter } from '../events/emitter.js';
+import { eventId } from '../events/event-id.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { ReviewStore, ReviewVerification } from '../store/review-store.js';
 import { parsePayload } from './classify-job.js';
@@ -22,9 +23,7 @@ export interface ReviewProcessorDeps {
   signal?: AbortSignal | undefined;
 }
 
-export function reviewEventId(type: string, reviewId: string, revision: number, index?: number): string {
-  return `${type}/${encodeURIComponent(reviewId)}/r${revision}${index === undefined ? '' : `/${index}`}`;
-}
+export const reviewEventId = eventId;
 
 export function createReviewProcessor(deps: ReviewProcessorDeps) {
   return async (job: Job): Promise<ReviewVerification> => {

@@ -119,17 +119,8 @@ export interface StoredVerdict {
 }
 
 export interface VerdictStore {
-  /**
-   * Stores the verdict of a revision if it has none; returns the one stored.
-   * For a hypothesis, `held` is its text, kept when the verdict holds it.
-   */
-  record(
-    subject: Subject,
-    id: string,
-    revision: number | string,
-    verdict: Verdict,
-    held?: HeldSubject,
-  ): Promise<Verdict>;
+  /** Stores the verdict of a revision if it has none; returns the one stored. */
+  record(subject: Subject, id: string, revision: number | string, verdict: Verdict): Promise<Verdict>;
   /**
    * The same, saying whether this call wrote the verdict: a person can only
    * decide on a verdict that exists, so a revision whose verdict was just
@@ -226,8 +217,8 @@ export function createVerdictStore(
       // What was written is what this call was given.
       return { verdict, created: true };
     },
-    async record(subject, id, revision, verdict, held) {
-      return (await this.recordRevision(subject, id, revision, verdict, { held })).verdict;
+    async record(subject, id, revision, verdict) {
+      return (await this.recordRevision(subject, id, revision, verdict)).verdict;
     },
     async getHeldSubject(id, revision) {
       const raw = await redis.get(keys.heldSubject(id, revision));
