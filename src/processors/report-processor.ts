@@ -71,17 +71,17 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
 
   /** The current review state of each hypothesis a section presents. */
   async function statesOf(ids: string[]): Promise<Map<string, SectionState>> {
-    const states = new Map<string, SectionState>();
-    for (const id of new Set(ids)) {
-      const latest = await deps.verdicts.getLatest('hypothesis', id);
-      if (!latest) {
-        states.set(id, 'unassessed');
-        continue;
-      }
-      const decision = await deps.decisions.get(id, latest.revision);
-      states.set(id, stateOf(latest.verdict, decision));
-    }
-    return states;
+    // Every hypothesis's reads at once (the connection pipelines them): a
+    // report can present hundreds.
+    const unique = [...new Set(ids)];
+    const states = await Promise.all(
+      unique.map(async (id): Promise<SectionState> => {
+        const latest = await deps.verdicts.getLatest('hypothesis', id);
+        if (!latest) return 'unassessed';
+        return stateOf(latest.verdict, await deps.decisions.get(id, latest.revision));
+      }),
+    );
+    return new Map(unique.map((id, i) => [id, states[i]!]));
   }
 
   return async (job: Job, token?: string): Promise<ReportResult> => {

@@ -22,7 +22,7 @@ export function createReportStore(redis: Redis, keyPrefix: string): ReportStore 
         latest(result.reportId),
         JSON.stringify(result),
       );
-      return JSON.parse(stored) as ReportResult;
+      return stored === undefined ? result : (JSON.parse(stored) as ReportResult);
     },
     async get(reportId, revision) {
       const raw = await redis.get(revision === undefined ? latest(reportId) : revisionKey(reportId, revision));

@@ -42,7 +42,7 @@ export function createReviewStore(redis: Redis, keyPrefix: string): ReviewStore 
         JSON.stringify(result),
         { key: byHypothesis(result.hypothesisId), member: result.reviewId },
       );
-      return JSON.parse(stored) as ReviewVerification;
+      return stored === undefined ? result : (JSON.parse(stored) as ReviewVerification);
     },
     async get(reviewId, revision) {
       const raw = await redis.get(revision === undefined ? latest(reviewId) : revisionKey(reviewId, revision));

@@ -13,17 +13,28 @@ if existing then return existing end
 redis.call('SET', KEYS[1], ARGV[1])
 redis.call('SET', KEYS[2], ARGV[1])
 if KEYS[3] then redis.call('SADD', KEYS[3], ARGV[2]) end
-return ARGV[1]
+return false
 `;
 
-/** Stores `value` under `revisionKey` unless a value is there; returns the stored one (as JSON). */
+type RedisWithWriteOnce = Redis & {
+  cosciWriteOnce(numberOfKeys: number, ...keysAndArgs: string[]): Promise<string | null>;
+};
+
+/**
+ * Stores `value` (JSON) under `revisionKey` unless a value is there. Returns
+ * the value found, or undefined when this call stored `value`: the caller
+ * then keeps the object it serialised instead of parsing it back.
+ */
 export async function writeOnce(
-  redis: Redis,
+  redisClient: Redis,
   revisionKey: string,
   latestKey: string,
   value: string,
   index?: { key: string; member: string },
-): Promise<string> {
+): Promise<string | undefined> {
+  const redis = redisClient as RedisWithWriteOnce;
+  // EVALSHA: the script is sent once per connection, not with every call.
+  if (typeof redis.cosciWriteOnce !== 'function') redis.defineCommand('cosciWriteOnce', { lua: WRITE_ONCE });
   const keys = index ? [revisionKey, latestKey, index.key] : [revisionKey, latestKey];
-  return (await redis.eval(WRITE_ONCE, keys.length, ...keys, value, index?.member ?? '')) as string;
+  return (await redis.cosciWriteOnce(keys.length, ...keys, value, index?.member ?? '')) ?? undefined;
 }
