@@ -4,6 +4,7 @@
  * retry.ts, so a budget means what it says.
  */
 import Anthropic from '@anthropic-ai/sdk';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { AssessmentSchema, type Assessment } from '../safety/classification/assessment.js';
 import { ASSESSMENT_TOOL, SYSTEM_PROMPT, TOOL_NAME } from '../safety/classification/prompt.js';
 import { ClassifierCallError } from './errors.js';
@@ -12,26 +13,51 @@ export type AssessOutcome = { kind: 'assessment'; assessment: Assessment } | { k
 
 export interface Assessor {
   readonly model: string;
-  assess(userMessage: string, signal?: AbortSignal): Promise<AssessOutcome>;
+  /** One request; it ends when the signal the client was built with aborts. */
+  assess(userMessage: string): Promise<AssessOutcome>;
 }
 
 export interface AnthropicAssessorOptions {
   client: Anthropic;
   model: string;
   maxTokens: number;
+  /** The signal the client was built with: a request that fails after it aborted was aborted. */
+  signal?: AbortSignal | undefined;
 }
 
-/** Builds the SDK client. Only the composition root and the CLI call this. */
+/**
+ * Builds the SDK client. Only the composition root and the CLI call this.
+ *
+ * Its requests go through an undici Agent of its own. When `signal` aborts
+ * (shutdown, past its bound), the Agent is destroyed, which ends every request
+ * in flight at once. A signal handed to each request instead would cost every
+ * request a listener on the shared signal, an AbortController link and a
+ * finalizer in the SDK: about a tenth of the CPU of a request answered at once.
+ */
 export function createAnthropicClient(options: {
   apiKey: string;
   baseURL?: string | undefined;
   timeoutMs: number;
+  signal?: AbortSignal | undefined;
 }): Anthropic {
+  const agent = new Agent();
+  const { signal } = options;
+  if (signal) {
+    const end = () => void agent.destroy(new Error('classifier requests aborted')).catch(() => undefined);
+    if (signal.aborted) end();
+    else signal.addEventListener('abort', end, { once: true });
+  }
+  const fetch = (input: string | URL | Request, init?: RequestInit) =>
+    undiciFetch(input as Parameters<typeof undiciFetch>[0], {
+      ...(init as Parameters<typeof undiciFetch>[1]),
+      dispatcher: agent,
+    }) as unknown as Promise<Response>;
   return new Anthropic({
     apiKey: options.apiKey,
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
     timeout: options.timeoutMs,
     maxRetries: 0,
+    fetch,
   });
 }
 
@@ -79,24 +105,24 @@ export function toCallError(err: unknown): ClassifierCallError {
 }
 
 export function createAnthropicAssessor(options: AnthropicAssessorOptions): Assessor {
-  const { client, model, maxTokens } = options;
+  const { client, model, maxTokens, signal } = options;
   return {
     model,
-    async assess(userMessage, signal) {
+    async assess(userMessage) {
+      if (signal?.aborted) throw new ClassifierCallError('aborted', 'request aborted');
       let response: Anthropic.Message;
       try {
-        response = await client.messages.create(
-          {
-            model,
-            max_tokens: maxTokens,
-            system: SYSTEM_PROMPT,
-            tools: [ASSESSMENT_TOOL as Anthropic.Tool],
-            tool_choice: { type: 'tool', name: TOOL_NAME },
-            messages: [{ role: 'user', content: userMessage }],
-          },
-          signal ? { signal } : undefined,
-        );
+        response = await client.messages.create({
+          model,
+          max_tokens: maxTokens,
+          system: SYSTEM_PROMPT,
+          tools: [ASSESSMENT_TOOL as Anthropic.Tool],
+          tool_choice: { type: 'tool', name: TOOL_NAME },
+          messages: [{ role: 'user', content: userMessage }],
+        });
       } catch (err) {
+        // The client's Agent was destroyed under this request: that is the abort.
+        if (signal?.aborted) throw new ClassifierCallError('aborted', 'request aborted', undefined, { cause: err });
         throw toCallError(err);
       }
       if (response.stop_reason === 'refusal') {

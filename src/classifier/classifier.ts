@@ -125,7 +125,7 @@ export function createClassifier(options: ClassifierOptions): Classifier {
         async () => {
           const started = performance.now();
           try {
-            const result = await assessor.assess(message, call.signal);
+            const result = await assessor.assess(message);
             observer?.request(result.kind === 'refusal' ? 'refusal' : 'ok', (performance.now() - started) / 1000);
             return result;
           } catch (err) {

@@ -45,7 +45,13 @@ const UNBOUND_RATE = 1_000_000_000;
 /** Builds the classifier from the configuration; shared by the worker and the one-off CLI. */
 export function buildClassifier(
   config: Config,
-  deps: { logger: Logger; redis?: Redis; metrics?: Metrics },
+  deps: {
+    logger: Logger;
+    redis?: Redis;
+    metrics?: Metrics;
+    /** Ends every model request in flight when it aborts (the worker's shutdown bound). */
+    signal?: AbortSignal;
+  },
 ): Classifier {
   const { anthropic, safety } = config;
   const assessor = anthropic.api_key
@@ -54,9 +60,11 @@ export function buildClassifier(
           apiKey: anthropic.api_key,
           baseURL: anthropic.base_url,
           timeoutMs: anthropic.timeout_ms,
+          signal: deps.signal,
         }),
         model: config.models.classifier,
         maxTokens: anthropic.max_tokens,
+        signal: deps.signal,
       })
     : undefined;
   const m = deps.metrics;
@@ -140,7 +148,13 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
     );
   }
 
-  const classifier = buildClassifier(config, { logger, redis, metrics });
+  // Aborted at shutdown, past its bound: jobs in flight return to the queue.
+  const abort = new AbortController();
+  // Every page fetch and retry wait in flight listens on this one signal
+  // (jobs × evidence of every queue), far more than Node's default warning
+  // threshold of 10.
+  setMaxListeners(0, abort.signal);
+  const classifier = buildClassifier(config, { logger, redis, metrics, signal: abort.signal });
   const store = createVerdictStore(redis, config.redis.key_prefix);
   const decisions = createDecisionStore(redis, config.redis.key_prefix);
   const emitter = createEventEmitter({
@@ -151,10 +165,6 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
     onEmitted: (type) => metrics.events.inc({ type }),
   });
 
-  const abort = new AbortController();
-  // Every model call in flight listens on this one signal (jobs × windows of
-  // every queue), far more than Node's default warning threshold of 10.
-  setMaxListeners(0, abort.signal);
   const workers = new Map<QueueName, Worker>();
   const deps = (queue: QueueName): ProcessorDeps => ({
     classifier,

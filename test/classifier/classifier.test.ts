@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildClassifier } from '../../src/runtime/worker-runtime.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { PROMPT_VERSION, SYSTEM_PROMPT, TOOL_NAME } from '../../src/safety/classification/index.js';
-import { RateLimitedError } from '../../src/classifier/errors.js';
+import { ClassifierCallError, RateLimitedError } from '../../src/classifier/errors.js';
 import {
   apiError,
   assessment,
@@ -222,5 +222,28 @@ describe('classifier', () => {
     const verdict = await classifier({ safety: { enable_classifier: false } }).classify('text', 'hypothesis');
     expect(verdict).toMatchObject({ degraded: true, reason: 'classifier_disabled' });
     expect(fake.requests).toHaveLength(0);
+  });
+
+  it('ends every request in flight when its signal aborts, as aborted, and sends none after', async () => {
+    fake.setHandler(() => 'hang');
+    const abort = new AbortController();
+    const config = testConfig(fake.url, { anthropic: { timeout_ms: 30_000, max_retries: 3 } });
+    const c = buildClassifier(config, { logger, signal: abort.signal });
+    const calls = [1, 2, 3].map((i) => c.classify(`text ${i}`, 'hypothesis', { signal: abort.signal }).catch((e) => e));
+    for (const deadline = Date.now() + 5000; fake.requests.length < 3 && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(fake.requests).toHaveLength(3);
+    const started = Date.now();
+    abort.abort();
+    const errors = await Promise.all(calls);
+    expect(Date.now() - started).toBeLessThan(1000);
+    for (const err of errors) {
+      expect(err).toBeInstanceOf(ClassifierCallError);
+      expect((err as ClassifierCallError).kind).toBe('aborted');
+    }
+    // An aborted request is not retried, and a new one is not sent.
+    const late = await c.classify('text 4', 'hypothesis', { signal: abort.signal }).catch((e) => e);
+    expect((late as ClassifierCallError).kind).toBe('aborted');
+    expect(fake.requests).toHaveLength(3);
   });
 });
