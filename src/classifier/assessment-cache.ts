@@ -28,6 +28,13 @@ export interface AssessmentCache {
   set(key: string, outcome: AssessOutcome): Promise<void>;
   /** The write `set` would send, for a caller that sends it with its own writes. */
   entry(key: string, outcome: AssessOutcome): CacheWrite;
+  /** The Redis key of an assessment, for a caller that reads it in its own script. */
+  redisKey(key: string): string;
+  /** What `get` makes of a value read by someone else (null: not there). */
+  parse(raw: string | null): AssessOutcome | undefined;
+  /** The Redis key of a whole text's verdict under one policy (see Classifier.verdictCache). */
+  verdictKey(key: string): string;
+  readonly ttlSeconds: number;
 }
 
 export function cacheKey(parts: {
@@ -47,12 +54,23 @@ export function cacheKey(parts: {
 export function createRedisAssessmentCache(redis: Redis, keyPrefix: string, ttlSeconds: number): AssessmentCache {
   const key = (k: string) => `${keyPrefix}:assessment:${k}`;
   return {
-    async get(k) {
-      const raw = await redis.get(key(k));
+    ttlSeconds,
+    redisKey: key,
+    verdictKey: (k) => `${keyPrefix}:verdict-cache:${k}`,
+    parse(raw) {
       if (raw === null) return undefined;
       // A value that no longer parses (an older format) is a miss, not an error.
-      const parsed = CachedSchema.safeParse(JSON.parse(raw));
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        return undefined;
+      }
+      const parsed = CachedSchema.safeParse(json);
       return parsed.success ? parsed.data : undefined;
+    },
+    async get(k) {
+      return this.parse(await redis.get(key(k)));
     },
     async set(k, outcome) {
       const { key: full, value } = this.entry(k, outcome);

@@ -5,6 +5,7 @@
  * the verdict is degraded with a reason, and its action comes from
  * `classifier_on_error` (fail closed by default).
  */
+import { createHash } from 'node:crypto';
 import type { QuotingReport } from '../safety/quoting/index.js';
 import type { Assessment } from '../safety/classification/assessment.js';
 import { flaggedCategories } from '../safety/classification/assessment.js';
@@ -51,11 +52,36 @@ export interface ClassifyCallOptions {
    * the verdict). Written or not, they only spare a later model call.
    */
   cacheWrites?: CacheWrite[] | undefined;
+  /**
+   * The cached assessments of the text's windows as the caller read them
+   * (`VerdictCacheLookup.windowKeys`, in order; null where there was none),
+   * so they are not read again.
+   */
+  prefetched?: ReadonlyArray<string | null> | undefined;
+}
+
+/**
+ * Where a whole text's verdict is cached: a caller that stores verdicts can
+ * look it up and store it in one script, with no classification at all. The
+ * key names the model, prompt version, label, windowing and policy, so a
+ * change of any of them misses. A caller writes a verdict there only when it
+ * is not degraded (failures are never cached), with the TTL of the cache.
+ */
+export interface VerdictCacheLookup {
+  /** The Redis key of the text's verdict under the current settings. */
+  key: string;
+  /** The Redis keys of the text's window assessments, in order: what to read when the verdict is not there. */
+  windowKeys: string[];
+  ttlSeconds: number;
+  /** Reports a verdict answered from this cache: a cache hit for each window. */
+  hit(): void;
 }
 
 export interface Classifier {
   readonly model: string;
   classify(text: string, label: string, options?: ClassifyCallOptions): Promise<Verdict>;
+  /** Undefined when a verdict would not be cached: no cache, no key, or the classifier disabled. */
+  verdictCache(text: string, label: string): VerdictCacheLookup | undefined;
 }
 
 type WindowResult =
@@ -112,7 +138,8 @@ export function createClassifier(options: ClassifierOptions): Classifier {
     pending: Array<[string, AssessOutcome]> | undefined,
   ): Promise<WindowResult> {
     const key = cacheKey({ model, promptVersion: PROMPT_VERSION, label, window: `${index}/${count}`, text });
-    const hit = await options.cache?.get(key);
+    const prefetched = call.prefetched?.[index];
+    const hit = prefetched !== undefined ? options.cache?.parse(prefetched) : await options.cache?.get(key);
     if (hit) {
       observer?.cache('hit');
       return { ok: true, outcome: hit, cached: true };
@@ -154,19 +181,51 @@ export function createClassifier(options: ClassifierOptions): Classifier {
     }
   }
 
+  const windowsOf = (text: string) =>
+    splitWindows(text, options.windowChars, options.windowOverlapChars, options.maxWindows);
+  // The settings a cached verdict depends on besides the text: a change of any misses.
+  const verdictSettings = JSON.stringify([
+    model,
+    PROMPT_VERSION,
+    options.windowChars,
+    options.windowOverlapChars,
+    options.maxWindows,
+    policy,
+  ]);
+
   return {
     model,
+    verdictCache(text, label) {
+      const cache = options.cache;
+      if (!options.enabled || !options.assessor || !cache) return undefined;
+      const { windows, needed } = windowsOf(text);
+      // A text past the window bound gets a degraded verdict, which is never cached.
+      if (needed > windows.length) return undefined;
+      return {
+        key: cache.verdictKey(
+          createHash('sha256')
+            .update(verdictSettings)
+            .update('\0')
+            .update(label)
+            .update('\0')
+            .update(text)
+            .digest('hex'),
+        ),
+        windowKeys: windows.map((w, i) =>
+          cache.redisKey(cacheKey({ model, promptVersion: PROMPT_VERSION, label, window: `${i}/${needed}`, text: w })),
+        ),
+        ttlSeconds: cache.ttlSeconds,
+        hit: () => {
+          for (let i = 0; i < windows.length; i++) observer?.cache('hit');
+        },
+      };
+    },
     async classify(text, label, call = {}) {
       if (!options.enabled) return degraded('classifier_disabled', 'the classifier is disabled in the configuration');
       const assessor = options.assessor;
       if (!assessor) return degraded('no_api_key', 'no Anthropic API key is configured; the text was not classified');
 
-      const { windows, needed } = splitWindows(
-        text,
-        options.windowChars,
-        options.windowOverlapChars,
-        options.maxWindows,
-      );
+      const { windows, needed } = windowsOf(text);
       // Cache entries the caller will write (call.cacheWrites), handed over
       // when the whole text is classified; if a window fails the job (a 429,
       // an abort), the windows already answered are written here instead,

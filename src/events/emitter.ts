@@ -73,6 +73,22 @@ export interface EventBatch {
   settle(ids: Array<string | undefined>): void;
 }
 
+/**
+ * Events a script appends with data it completes: `head`, a fragment it
+ * reads from Redis, then `tail` (see VerdictStore.recordCached). Only the
+ * events the script picks are appended.
+ */
+export interface EventTemplates {
+  stream: string;
+  dedupeTtlSeconds: number;
+  maxLen: number;
+  events: Array<{ type: EventType; eventId: string; seenKey: string }>;
+  head: string;
+  tail: string;
+  /** Reports what the script appended. */
+  settle(appended: EventType[]): void;
+}
+
 /** One event, its type and data matched. */
 export type EventToEmit = { [T in EventType]: { type: T; eventId: string; data: EventDataOf<T> } }[EventType];
 
@@ -83,6 +99,8 @@ export interface EventEmitter {
   emitAll(events: EventToEmit[]): Promise<Array<string | undefined>>;
   /** Validates events for a script that appends them with its own writes (see APPEND_EVENT_LUA). */
   prepare(events: EventToEmit[]): EventBatch;
+  /** Names the keys of events whose data a script completes between `head` and `tail`. */
+  templates(events: Array<{ type: EventType; eventId: string }>, head: string, tail: string): EventTemplates;
 }
 
 export function createEventEmitter(options: EmitterOptions): EventEmitter {
@@ -130,6 +148,19 @@ export function createEventEmitter(options: EmitterOptions): EventEmitter {
           prepared.forEach((e, i) => {
             if (ids[i] !== undefined) options.onEmitted?.(e.type);
           });
+        },
+      };
+    },
+    templates(events, head, tail) {
+      return {
+        stream: options.stream,
+        dedupeTtlSeconds: options.dedupeTtlSeconds,
+        maxLen: options.maxLen,
+        events: events.map(({ type, eventId }) => ({ type, eventId, seenKey: seenKey(eventId) })),
+        head,
+        tail,
+        settle(appended) {
+          for (const type of appended) options.onEmitted?.(type);
         },
       };
     },

@@ -15,7 +15,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { Verdict } from '../safety/classification/verdict.js';
 import { stateOf, type Decision, type ReviewState } from '../safety/review/decision.js';
 import type { DecisionStore } from '../store/decision-store.js';
-import type { VerdictStore } from '../store/verdict-store.js';
+import { cachedVerdictEntry, type VerdictStore } from '../store/verdict-store.js';
 import { guardClassification, parsePayload, verdictFields, type JobControl } from './classify-job.js';
 
 export interface ProcessorDeps {
@@ -51,15 +51,24 @@ export function eventDigest(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
+/** The hypothesis's part of its events' data: before the verdict's fields, and after them. */
+function subjectFields(p: HypothesisSaved) {
+  return {
+    head: { hypothesisId: p.hypothesisId, revision: p.revision },
+    tail: { ...(p.goalId ? { goalId: p.goalId } : {}), ...(p.runId ? { runId: p.runId } : {}) },
+  };
+}
+
+/** Every event a new verdict can announce, for a script that picks them by the verdict it reads. */
+const NEW_VERDICT_EVENTS = [
+  'hypothesis_assessed',
+  ...Object.values(HYPOTHESIS_ACTION_EVENTS).filter((t) => t !== undefined),
+] as const;
+
 /** The events of a verdict: always assessed; the hold or flag unless a person has decided; degraded when it was. */
 function verdictEvents(p: HypothesisSaved, verdict: Verdict, decided: boolean): EventToEmit[] {
-  const data: HypothesisEventData = {
-    hypothesisId: p.hypothesisId,
-    revision: p.revision,
-    ...verdictFields(verdict),
-    ...(p.goalId ? { goalId: p.goalId } : {}),
-    ...(p.runId ? { runId: p.runId } : {}),
-  };
+  const { head, tail } = subjectFields(p);
+  const data: HypothesisEventData = { ...head, ...verdictFields(verdict), ...tail };
   const id = (type: string) => hypothesisEventId(type, p.hypothesisId, p.revision);
   const events: EventToEmit[] = [{ type: 'hypothesis_assessed', eventId: id('hypothesis_assessed'), data }];
   const specific = HYPOTHESIS_ACTION_EVENTS[verdict.action];
@@ -84,27 +93,64 @@ function verdictEvents(p: HypothesisSaved, verdict: Verdict, decided: boolean): 
 export function createHypothesisProcessor(deps: ProcessorDeps) {
   return async (job: Job, token?: string): Promise<HypothesisResult> => {
     const p = parsePayload(HypothesisSavedSchema, 'hypothesis.saved', job.data);
-    // A job that has run before (a retry, a stalled or re-run job) reuses the
-    // verdict its revision already has, with no model call. A first run goes
-    // straight to the classifier, whose cache answers a text it has seen;
-    // the write-once record below keeps the first verdict of a revision either way.
-    let verdict =
-      job.attemptsStarted > 1 ? await deps.store.getRevision('hypothesis', p.hypothesisId, p.revision) : undefined;
+    const text = hypothesisText(p);
+    const held = { text: p.text, title: p.title, goalId: p.goalId, runId: p.runId, agent: p.agent };
+    const cached = deps.classifier.verdictCache(text, 'hypothesis');
+    let verdict: Verdict | undefined;
+    let prefetched: Array<string | null> | undefined;
+    if (job.attemptsStarted > 1) {
+      // A job that has run before (a retry, a stalled or re-run job) reuses
+      // the verdict its revision already has, with no model call.
+      verdict = await deps.store.getRevision('hypothesis', p.hypothesisId, p.revision);
+    } else if (cached) {
+      // A first run tries the verdict cache: a text seen before under the same
+      // settings gets its verdict stored and announced in this one round trip.
+      // The write-once record keeps the first verdict of a revision either way.
+      const { head, tail } = subjectFields(p);
+      const headJson = JSON.stringify(head);
+      const tailJson = JSON.stringify(tail);
+      const result = await deps.store.recordCached(p.hypothesisId, p.revision, cached, {
+        held,
+        announce: deps.emitter.templates(
+          NEW_VERDICT_EVENTS.map((type) => ({ type, eventId: hypothesisEventId(type, p.hypothesisId, p.revision) })),
+          `${headJson.slice(0, -1)},`,
+          tailJson === '{}' ? '}' : `,${tailJson.slice(1)}`,
+        ),
+      });
+      if (result.kind === 'created') {
+        cached.hit();
+        deps.metrics?.classifications.inc({ target: 'hypothesis', action: result.verdict.action });
+        return finish(p, result.verdict, undefined);
+      }
+      if (result.kind === 'exists') verdict = result.verdict;
+      else prefetched = result.windows;
+    }
     if (!verdict) {
       const cacheWrites: CacheWrite[] = [];
       const fresh = await guardClassification(job, token, deps.control, () =>
-        deps.classifier.classify(hypothesisText(p), 'hypothesis', {
+        deps.classifier.classify(text, 'hypothesis', {
           signal: deps.signal,
           onRateLimit: 'throw',
           cacheWrites,
+          prefetched,
         }),
       );
-      // One script writes the verdict, its events and the classifier's cache
-      // entries: a verdict just written has no decision yet, so nothing else
-      // needs reading.
+      const events = verdictEvents(p, fresh, false);
+      // Failures are never cached.
+      if (cached && !fresh.degraded)
+        cacheWrites.push(
+          cachedVerdictEntry(
+            cached,
+            fresh,
+            events.map((e) => e.type),
+            verdictFields(fresh),
+          ),
+        );
+      // One script writes the verdict, its events and the cache entries: a
+      // verdict just written has no decision yet, so nothing else needs reading.
       const recorded = await deps.store.recordRevision('hypothesis', p.hypothesisId, p.revision, fresh, {
-        held: { text: p.text, title: p.title, goalId: p.goalId, runId: p.runId, agent: p.agent },
-        announce: deps.emitter.prepare(verdictEvents(p, fresh, false)),
+        held,
+        announce: deps.emitter.prepare(events),
         writes: cacheWrites,
       });
       deps.metrics?.classifications.inc({ target: 'hypothesis', action: recorded.verdict.action });

@@ -5,7 +5,8 @@
  * hypothesis (for the report-time check and the review workflow).
  */
 import type { Redis } from 'ioredis';
-import { APPEND_EVENT_LUA, type EventBatch } from '../events/emitter.js';
+import type { EventType } from '../contracts/events.js';
+import { APPEND_EVENT_LUA, type EventBatch, type EventTemplates } from '../events/emitter.js';
 import { VerdictSchema, type Verdict } from '../safety/classification/verdict.js';
 
 /**
@@ -67,6 +68,56 @@ end
 return out
 `;
 
+/**
+ * A revision's verdict from the verdict cache (what `cachedVerdictEntry`
+ * wrote for the same text under the same settings), stored and announced in
+ * one round trip. The cached value is `action \n event types \n verdict JSON \n
+ * event fields`: the event fields are the verdict's part of each event's
+ * data, which the script puts between the head and the tail it is given (the
+ * subject's part). KEYS: the cached verdict, the four of recordVerdict, the
+ * stream, the candidate events' dedupe keys, then the window assessment keys.
+ * ARGV: recordVerdict's revision, at, reviewed, held, score and id; the
+ * dedupe TTL, the stream cap, the numbers of candidates and of windows, the
+ * data head and tail, then type and id of each candidate.
+ * Returns {1, verdict JSON, (type, entry id or '')...} when it wrote the
+ * verdict, {2, stored verdict} when the revision had one, and {0, window
+ * assessments...} when there is no cached verdict it can use.
+ */
+const RECORD_CACHED = `${RECORD_VERDICT_LUA}${APPEND_EVENT_LUA}
+local candidates, windows = tonumber(ARGV[9]), tonumber(ARGV[10])
+local function miss()
+  local out = {0}
+  for i = 1, windows do out[i + 1] = redis.call('GET', KEYS[6 + candidates + i]) end
+  return out
+end
+local cached = redis.call('GET', KEYS[1])
+if not cached then return miss() end
+local a = string.find(cached, '\\n', 1, true)
+local b = a and string.find(cached, '\\n', a + 1, true)
+local c = b and string.find(cached, '\\n', b + 1, true)
+if not c then return miss() end
+local action, verdict, fields = string.sub(cached, 1, a - 1), string.sub(cached, b + 1, c - 1), string.sub(cached, c + 1)
+local picked = {}
+for t in string.gmatch(string.sub(cached, a + 1, b - 1), '[^,]+') do
+  local found
+  for i = 1, candidates do
+    if ARGV[11 + i * 2] == t then found = i end
+  end
+  -- A type this caller does not announce (a value of another version): not usable.
+  if not found then return miss() end
+  picked[#picked + 1] = found
+end
+local created, stored = recordVerdict(KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], verdict, ARGV[2], ARGV[3], action, ARGV[4], ARGV[5], ARGV[6])
+if created == 0 then return {2, stored} end
+local out = {1, verdict}
+for _, i in ipairs(picked) do
+  local type, id = ARGV[11 + i * 2], ARGV[12 + i * 2]
+  out[#out + 1] = type
+  out[#out + 1] = appendEvent(KEYS[6], KEYS[6 + i], ARGV[7], ARGV[8], type, id, ARGV[11] .. fields .. ARGV[12]) or ''
+end
+return out
+`;
+
 type RedisWithRecord = Redis & {
   cosciRecordVerdict(
     revisionKey: string,
@@ -83,6 +134,10 @@ type RedisWithRecord = Redis & {
     id: string,
   ): Promise<[number, string]>;
   cosciRecordAndAnnounce(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<[number, ...string[]]>;
+  cosciRecordCached(
+    numberOfKeys: number,
+    ...keysAndArgs: Array<string | number>
+  ): Promise<[number, ...Array<string | null>]>;
 };
 
 /** What a person reviewing a held hypothesis reads besides the verdict. */
@@ -112,6 +167,21 @@ export interface RecordExtras {
   writes?: KeyWrite[] | undefined;
 }
 
+/** Where a text's verdict is cached and where its window assessments are (VerdictCacheLookup). */
+export interface CachedVerdictLookup {
+  key: string;
+  windowKeys: string[];
+  ttlSeconds: number;
+}
+
+export type CachedRecord =
+  /** The cached verdict was written as the revision's verdict and announced. */
+  | { kind: 'created'; verdict: Verdict }
+  /** The revision had a verdict: nothing written or announced. */
+  | { kind: 'exists'; verdict: Verdict }
+  /** No usable cached verdict: the window assessments as read (null where none), for the classifier. */
+  | { kind: 'miss'; windows: Array<string | null> };
+
 export interface StoredVerdict {
   revision: number;
   verdict: Verdict;
@@ -133,10 +203,41 @@ export interface VerdictStore {
     verdict: Verdict,
     extras?: RecordExtras,
   ): Promise<{ verdict: Verdict; created: boolean }>;
+  /**
+   * A hypothesis revision's verdict from the verdict cache, stored and
+   * announced in one round trip (see RECORD_CACHED); on a miss, the text's
+   * window assessments instead.
+   */
+  recordCached(
+    id: string,
+    revision: number,
+    lookup: CachedVerdictLookup,
+    extras: { held: HeldSubject; announce: EventTemplates },
+  ): Promise<CachedRecord>;
   getRevision(subject: Subject, id: string, revision: number | string): Promise<Verdict | undefined>;
   getLatest(subject: Subject, id: string): Promise<StoredVerdict | undefined>;
   /** The text kept for a held hypothesis revision. */
   getHeldSubject(id: string, revision: number): Promise<HeldSubject | undefined>;
+}
+
+/**
+ * The verdict cache's value for a verdict (read by RECORD_CACHED): its action,
+ * the events a new verdict of it announces, the verdict as a cached one, and
+ * its fields of the events' data as JSON members (`"action":...,...`).
+ */
+export function cachedVerdictEntry(
+  lookup: CachedVerdictLookup,
+  verdict: Verdict,
+  eventTypes: EventType[],
+  eventFields: Record<string, unknown>,
+): KeyWrite {
+  const value = [
+    verdict.action,
+    eventTypes.join(','),
+    JSON.stringify({ ...verdict, cached: true }),
+    JSON.stringify(eventFields).slice(1, -1),
+  ].join('\n');
+  return { key: lookup.key, value, ttlSeconds: lookup.ttlSeconds };
 }
 
 /** Redis keys of the verdict store, shared with the decision store (one hash tag, for Redis Cluster). */
@@ -164,6 +265,7 @@ export function createVerdictStore(
   if (typeof redis.cosciRecordVerdict !== 'function') {
     redis.defineCommand('cosciRecordVerdict', { numberOfKeys: 4, lua: RECORD });
     redis.defineCommand('cosciRecordAndAnnounce', { lua: RECORD_AND_ANNOUNCE });
+    redis.defineCommand('cosciRecordCached', { lua: RECORD_CACHED });
   }
   const keys = verdictKeys(keyPrefix);
   const latestKey = keys.latest;
@@ -216,6 +318,41 @@ export function createVerdictStore(
       announce.settle(reply.slice(1).map((entry) => (entry === '' ? undefined : String(entry))));
       // What was written is what this call was given.
       return { verdict, created: true };
+    },
+    async recordCached(id, revision, lookup, { held, announce }) {
+      const at = now();
+      const events = announce.events;
+      const reply = await redis.cosciRecordCached(
+        6 + events.length + lookup.windowKeys.length,
+        lookup.key,
+        revisionKey('hypothesis', id, revision),
+        latestKey('hypothesis', id),
+        keys.reviewQueue,
+        keys.heldSubject(id, revision),
+        announce.stream,
+        ...events.map((e) => e.seenKey),
+        ...lookup.windowKeys,
+        revision,
+        at.toISOString(),
+        '1',
+        JSON.stringify(held),
+        at.getTime(),
+        id,
+        announce.dedupeTtlSeconds,
+        announce.maxLen,
+        events.length,
+        lookup.windowKeys.length,
+        announce.head,
+        announce.tail,
+        ...events.flatMap((e) => [e.type, e.eventId]),
+      );
+      if (reply[0] === 0) return { kind: 'miss', windows: reply.slice(1) as Array<string | null> };
+      const verdict = VerdictSchema.parse(JSON.parse(String(reply[1])));
+      if (reply[0] === 2) return { kind: 'exists', verdict };
+      const appended: EventType[] = [];
+      for (let i = 2; i < reply.length; i += 2) if (reply[i + 1] !== '') appended.push(reply[i] as EventType);
+      announce.settle(appended);
+      return { kind: 'created', verdict };
     },
     async record(subject, id, revision, verdict) {
       return (await this.recordRevision(subject, id, revision, verdict)).verdict;

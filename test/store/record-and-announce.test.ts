@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { EventType } from '../../src/contracts/events.js';
 import { createEventEmitter } from '../../src/events/emitter.js';
 import type { Verdict } from '../../src/safety/classification/verdict.js';
-import { createVerdictStore } from '../../src/store/verdict-store.js';
+import { cachedVerdictEntry, createVerdictStore } from '../../src/store/verdict-store.js';
 import { deleteKeys, testRedis, uniqueName } from '../support/redis.js';
 
 const redis = testRedis();
@@ -139,5 +139,77 @@ describe('recordRevision with events to announce', () => {
     ).toThrow(/revision/);
     expect(await store.getRevision('hypothesis', 'h4', 1)).toBeUndefined();
     expect(await redis.exists(stream)).toBe(0);
+  });
+});
+
+describe('a verdict from the verdict cache', () => {
+  const lookup = (prefix: string) => ({
+    key: `${prefix}:verdict-cache:t`,
+    windowKeys: [`${prefix}:assessment:w0`, `${prefix}:assessment:w1`],
+    ttlSeconds: 60,
+  });
+  const announce = (emitter: ReturnType<typeof setup>['emitter'], id: string) =>
+    emitter.templates(
+      (['hypothesis_assessed', 'hypothesis_quarantined'] as const).map((type) => ({ type, eventId: `${type}/${id}` })),
+      `{"hypothesisId":"${id}","revision":1,`,
+      '}',
+    );
+
+  it('is written and announced from the cached value', async () => {
+    const { prefix, stream, counted, emitter, store } = setup();
+    const v = verdict('quarantine');
+    const { action, categories, confidence, rationale, degraded, model, refusal, windowed } = v;
+    const entry = cachedVerdictEntry(lookup(prefix), v, ['hypothesis_assessed', 'hypothesis_quarantined'], {
+      action,
+      categories,
+      confidence,
+      rationale,
+      degraded,
+      model,
+      refusal,
+      windowed,
+    });
+    await redis.set(entry.key, entry.value, 'EX', entry.ttlSeconds);
+    const result = await store.recordCached('h1', 1, lookup(prefix), {
+      held: { text: 'held text' },
+      announce: announce(emitter, 'h1'),
+    });
+    expect(result).toEqual({ kind: 'created', verdict: { ...v, cached: true } });
+    expect(await store.getRevision('hypothesis', 'h1', 1)).toEqual({ ...v, cached: true });
+    const entries = await redis.xrange(stream, '-', '+');
+    expect(entries.map(([, f]) => f[1])).toEqual(['hypothesis_assessed', 'hypothesis_quarantined']);
+    expect(JSON.parse(entries[0]![1][5]!)).toEqual(data('h1', v));
+    expect(counted).toEqual(['hypothesis_assessed', 'hypothesis_quarantined']);
+    expect(await store.getHeldSubject('h1', 1)).toEqual({ text: 'held text' });
+
+    // The same revision again: the stored verdict, nothing appended.
+    const again = await store.recordCached('h1', 1, lookup(prefix), {
+      held: { text: 'held text' },
+      announce: announce(emitter, 'h1'),
+    });
+    expect(again).toEqual({ kind: 'exists', verdict: { ...v, cached: true } });
+    expect(await redis.xlen(stream)).toBe(2);
+  });
+
+  it('misses, writing nothing, when the value is absent, malformed or names an event it was not given', async () => {
+    const { prefix, stream, counted, emitter, store } = setup();
+    await redis.set(`${prefix}:assessment:w1`, 'assessment of window 2');
+    const values = [
+      undefined,
+      'no separators at all',
+      ['quarantine', 'hypothesis_blocked', JSON.stringify(verdict('quarantine')), '"action":"quarantine"'].join('\n'),
+    ];
+    for (const [i, value] of values.entries()) {
+      if (value === undefined) await redis.del(lookup(prefix).key);
+      else await redis.set(lookup(prefix).key, value);
+      const result = await store.recordCached(`m${i}`, 1, lookup(prefix), {
+        held: { text: 't' },
+        announce: announce(emitter, `m${i}`),
+      });
+      expect(result).toEqual({ kind: 'miss', windows: [null, 'assessment of window 2'] });
+      expect(await store.getRevision('hypothesis', `m${i}`, 1)).toBeUndefined();
+    }
+    expect(await redis.xlen(stream)).toBe(0);
+    expect(counted).toEqual([]);
   });
 });
