@@ -73,11 +73,12 @@ export function parseRetryAfter(headers: Headers | undefined, now = Date.now()):
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Maps an SDK error to a failure kind. */
+/**
+ * Maps an SDK error to a failure kind. An abort is told by the client's
+ * signal (see assess), as requests carry none of their own.
+ */
 export function toCallError(err: unknown): ClassifierCallError {
   if (err instanceof ClassifierCallError) return err;
-  if (err instanceof Anthropic.APIUserAbortError)
-    return new ClassifierCallError('aborted', 'request aborted', undefined, { cause: err });
   if (err instanceof Anthropic.APIConnectionTimeoutError) {
     return new ClassifierCallError('timeout', 'classifier request timed out', undefined, { cause: err });
   }
@@ -97,8 +98,6 @@ export function toCallError(err: unknown): ClassifierCallError {
     if (status === 401 || status === 403) return new ClassifierCallError('auth_error', what, undefined, { cause: err });
     return new ClassifierCallError('bad_request', `${what}: ${err.message}`, undefined, { cause: err });
   }
-  if (err instanceof Error && err.name === 'AbortError')
-    return new ClassifierCallError('aborted', 'request aborted', undefined, { cause: err });
   return new ClassifierCallError('connection_error', `classifier request failed: ${String(err)}`, undefined, {
     cause: err,
   });
