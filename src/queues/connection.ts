@@ -26,7 +26,7 @@ function connect(target: RedisTarget | string, options: RedisOptions): Redis {
   const { url, cluster } = typeof target === 'string' ? { url: target, cluster: false } : target;
   if (!cluster) return new Redis(url, options);
   const first = new URL(url.split(',')[0]!.trim());
-  const { enableOfflineQueue, enableReadyCheck, ...nodeOptions } = options;
+  const { enableOfflineQueue, enableReadyCheck, enableAutoPipelining, ...nodeOptions } = options;
   const auth = {
     ...(first.username ? { username: decodeURIComponent(first.username) } : {}),
     ...(first.password ? { password: decodeURIComponent(first.password) } : {}),
@@ -38,6 +38,8 @@ function connect(target: RedisTarget | string, options: RedisOptions): Redis {
     redisOptions: { ...auth, ...nodeOptions },
     ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
     ...(enableReadyCheck === undefined ? {} : { enableReadyCheck }),
+    // A cluster batches per node itself: the option belongs to it, not to its nodes.
+    ...(enableAutoPipelining === undefined ? {} : { enableAutoPipelining }),
   }) as unknown as Redis;
 }
 

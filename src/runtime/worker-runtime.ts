@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { Worker, type ConnectionOptions, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 import { createAnthropicAssessor, createAnthropicClient } from '../classifier/anthropic-assessor.js';
 import { createRedisAssessmentCache } from '../classifier/assessment-cache.js';
@@ -125,10 +125,11 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
   const { config, logger } = options;
   const metrics = createMetrics();
   const connections: Redis[] = [];
-  const connect = (role: string) => {
+  const connect = (role: string, extra: RedisOptions = {}) => {
     // Named with the host and pid, so CLIENT LIST tells which process holds which connection.
     const c = createBlockingConnection(config.redis, {
       connectionName: `cosci-safety:${role}:${hostname()}:${process.pid}`,
+      ...extra,
     });
     c.on('error', (err) => logger.warn({ role, err: err.message }, 'redis connection error'));
     connections.push(c);
@@ -155,7 +156,13 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
   // threshold of 10.
   setMaxListeners(0, abort.signal);
   const classifier = buildClassifier(config, { logger, redis, metrics, signal: abort.signal });
-  const store = createVerdictStore(redis, config.redis.key_prefix);
+  // A verdict is written after its model call, on a connection that batches
+  // commands (ioredis auto-pipelining): under load the writes of many jobs
+  // share one socket write and one read in Redis, which on a small machine
+  // is much of their cost (docs/benchmarks.md). The verdict-cache lookup
+  // stays on the service connection (see VerdictStoreOptions.lookup).
+  const writes = connect('writes', { enableAutoPipelining: true });
+  const store = createVerdictStore(writes, config.redis.key_prefix, { lookup: redis });
   const decisions = createDecisionStore(redis, config.redis.key_prefix);
   const emitter = createEventEmitter({
     redis,
@@ -253,16 +260,21 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
     // This connection waits out a reconnect instead of failing, so a ping
     // while Redis is away would hang the probe: ask only a ready connection,
     // and bound even that.
-    if (redis.status !== 'ready') {
-      problems.push(`redis ${redis.status}`);
-    } else {
+    for (const [name, c] of [
+      ['redis', redis],
+      ['redis (writes)', writes],
+    ] as const) {
+      if (c.status !== 'ready') {
+        problems.push(`${name} ${c.status}`);
+        continue;
+      }
       try {
         await Promise.race([
-          redis.ping(),
+          c.ping(),
           new Promise((_, reject) => setTimeout(() => reject(new Error('no answer to PING within 2 s')), 2000).unref()),
         ]);
       } catch (err) {
-        problems.push(`redis: ${(err as Error).message}`);
+        problems.push(`${name}: ${(err as Error).message}`);
       }
     }
     for (const [queue, worker] of workers) if (!worker.isRunning()) problems.push(`worker ${queue} not running`);

@@ -256,17 +256,35 @@ export function verdictKeys(keyPrefix: string) {
   };
 }
 
+export interface VerdictStoreOptions {
+  /**
+   * The connection recordCached uses, when it is not the store's own. A job
+   * answered from the verdict cache is that one call, so it should go out at
+   * once: on a connection that batches commands (ioredis auto-pipelining) it
+   * waits for the batch before it to return, which halves the rate of
+   * cached verdicts.
+   */
+  lookup?: Redis | undefined;
+  now?: () => Date;
+}
+
+function defineScripts(redis: RedisWithRecord): void {
+  if (typeof redis.cosciRecordVerdict === 'function') return;
+  redis.defineCommand('cosciRecordVerdict', { numberOfKeys: 4, lua: RECORD });
+  redis.defineCommand('cosciRecordAndAnnounce', { lua: RECORD_AND_ANNOUNCE });
+  redis.defineCommand('cosciRecordCached', { lua: RECORD_CACHED });
+}
+
 export function createVerdictStore(
   redisClient: Redis,
   keyPrefix: string,
-  now: () => Date = () => new Date(),
+  options: VerdictStoreOptions = {},
 ): VerdictStore {
   const redis = redisClient as RedisWithRecord;
-  if (typeof redis.cosciRecordVerdict !== 'function') {
-    redis.defineCommand('cosciRecordVerdict', { numberOfKeys: 4, lua: RECORD });
-    redis.defineCommand('cosciRecordAndAnnounce', { lua: RECORD_AND_ANNOUNCE });
-    redis.defineCommand('cosciRecordCached', { lua: RECORD_CACHED });
-  }
+  const lookupRedis = (options.lookup ?? redisClient) as RedisWithRecord;
+  defineScripts(redis);
+  defineScripts(lookupRedis);
+  const now = options.now ?? (() => new Date());
   const keys = verdictKeys(keyPrefix);
   const latestKey = keys.latest;
   const revisionKey = keys.revision;
@@ -322,7 +340,7 @@ export function createVerdictStore(
     async recordCached(id, revision, lookup, { held, announce }) {
       const at = now();
       const events = announce.events;
-      const reply = await redis.cosciRecordCached(
+      const reply = await lookupRedis.cosciRecordCached(
         6 + events.length + lookup.windowKeys.length,
         lookup.key,
         revisionKey('hypothesis', id, revision),

@@ -3,6 +3,7 @@
  * events are appended when (and only when) the verdict is written, each
  * event id at most once, and only appended events are counted.
  */
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EventType } from '../../src/contracts/events.js';
 import { createEventEmitter } from '../../src/events/emitter.js';
@@ -211,5 +212,22 @@ describe('a verdict from the verdict cache', () => {
     }
     expect(await redis.xlen(stream)).toBe(0);
     expect(counted).toEqual([]);
+  });
+
+  it('goes through the lookup connection when the store is given one, and writes through its own', async () => {
+    const { prefix, emitter } = setup();
+    // A connection that never connects and queues nothing: whatever is sent on it fails at once.
+    const unused = new Redis({ lazyConnect: true, enableOfflineQueue: false });
+    try {
+      const store = createVerdictStore(unused, prefix, { lookup: redis });
+      const result = await store.recordCached('l1', 1, lookup(prefix), {
+        held: { text: 't' },
+        announce: announce(emitter, 'l1'),
+      });
+      expect(result).toEqual({ kind: 'miss', windows: [null, null] });
+      await expect(store.recordRevision('hypothesis', 'l1', 1, verdict('allow'))).rejects.toThrow();
+    } finally {
+      unused.disconnect();
+    }
   });
 });
