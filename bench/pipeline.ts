@@ -394,8 +394,9 @@ try {
   await modelCeiling(Math.min(N, 500), C, instant.url, 'service');
   await pipeline(benchConfig(newPrefix(), instant.url, C), Math.min(N, 500), 'w-', instant, 5_000_000);
 
-  // The four runs whose ratios are the goals, interleaved and repeated: each
-  // figure is the median of REPEATS, so one noisy moment moves none of them.
+  // The runs whose ratios are the goals, and the calls through the service's
+  // transport, interleaved and repeated: each figure is the median of
+  // REPEATS, so one noisy moment moves none of them.
   const runsOf = {
     queue: [] as Rate[],
     model: [] as Rate[],
