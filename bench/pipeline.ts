@@ -56,7 +56,7 @@ const QUEUE = 'hypothesis.saved';
 const LATENCY_MS = 300;
 const LATENCY_CONCURRENCY = 100;
 /** Rounds of the ceiling, instant and cached runs; each figure is their median. */
-const REPEATS = 3;
+const REPEATS = 5;
 
 const parsed = commandArgs(
   'bench:pipeline',
@@ -392,7 +392,9 @@ try {
   await queueCeiling(Math.min(N, 1000), C);
   await modelCeiling(Math.min(N, 500), C, instant.url);
   await modelCeiling(Math.min(N, 500), C, instant.url, 'service');
-  await pipeline(benchConfig(newPrefix(), instant.url, C), Math.min(N, 500), 'w-', instant, 5_000_000);
+  const warm = newPrefix();
+  await pipeline(benchConfig(warm, instant.url, C), Math.min(N, 500), 'w-', instant, 5_000_000);
+  await pipeline(benchConfig(newPrefix(), instant.url, C, `${warm}-k`), Math.min(N, 500), 'wc-', instant, 5_000_000);
 
   // The runs whose ratios are the goals, and the calls through the service's
   // transport, interleaved and repeated: each figure is the median of
