@@ -54,10 +54,10 @@ export interface ClassifyCallOptions {
   cacheWrites?: CacheWrite[] | undefined;
   /**
    * The cached assessments of the text's windows as the caller read them
-   * (`VerdictCacheLookup.windowKeys`, in order; null where there was none),
-   * so they are not read again.
+   * (at `lookup.windowKeys`, in order; null where there was none), so they
+   * are not read again, nor the text split and hashed again.
    */
-  prefetched?: ReadonlyArray<string | null> | undefined;
+  prefetched?: { lookup: VerdictCacheLookup; values: ReadonlyArray<string | null> } | undefined;
 }
 
 /**
@@ -134,11 +134,11 @@ export function createClassifier(options: ClassifierOptions): Classifier {
     label: string,
     index: number,
     count: number,
+    key: string,
     call: ClassifyCallOptions,
+    prefetched: string | null | undefined,
     pending: Array<[string, AssessOutcome]> | undefined,
   ): Promise<WindowResult> {
-    const key = cacheKey({ model, promptVersion: PROMPT_VERSION, label, window: `${index}/${count}`, text });
-    const prefetched = call.prefetched?.[index];
     const hit = prefetched !== undefined ? options.cache?.parse(prefetched) : await options.cache?.get(key);
     if (hit) {
       observer?.cache('hit');
@@ -183,6 +183,13 @@ export function createClassifier(options: ClassifierOptions): Classifier {
 
   const windowsOf = (text: string) =>
     splitWindows(text, options.windowChars, options.windowOverlapChars, options.maxWindows);
+  const windowKey = (label: string, window: string, index: number, count: number) =>
+    cacheKey({ model, promptVersion: PROMPT_VERSION, label, window: `${index}/${count}`, text: window });
+  /** What verdictCache worked out for a text, so classify given its lookup does not do it again. */
+  const split = new WeakMap<
+    VerdictCacheLookup,
+    { text: string; label: string; windows: string[]; needed: number; keys: string[] }
+  >();
   // The settings a cached verdict depends on besides the text: a change of any misses.
   const verdictSettings = JSON.stringify([
     model,
@@ -201,7 +208,8 @@ export function createClassifier(options: ClassifierOptions): Classifier {
       const { windows, needed } = windowsOf(text);
       // A text past the window bound gets a degraded verdict, which is never cached.
       if (needed > windows.length) return undefined;
-      return {
+      const keys = windows.map((w, i) => windowKey(label, w, i, needed));
+      const lookup: VerdictCacheLookup = {
         key: cache.verdictKey(
           createHash('sha256')
             .update(verdictSettings)
@@ -211,21 +219,25 @@ export function createClassifier(options: ClassifierOptions): Classifier {
             .update(text)
             .digest('hex'),
         ),
-        windowKeys: windows.map((w, i) =>
-          cache.redisKey(cacheKey({ model, promptVersion: PROMPT_VERSION, label, window: `${i}/${needed}`, text: w })),
-        ),
+        windowKeys: keys.map((k) => cache.redisKey(k)),
         ttlSeconds: cache.ttlSeconds,
         hit: () => {
           for (let i = 0; i < windows.length; i++) observer?.cache('hit');
         },
       };
+      split.set(lookup, { text, label, windows, needed, keys });
+      return lookup;
     },
     async classify(text, label, call = {}) {
       if (!options.enabled) return degraded('classifier_disabled', 'the classifier is disabled in the configuration');
       const assessor = options.assessor;
       if (!assessor) return degraded('no_api_key', 'no Anthropic API key is configured; the text was not classified');
 
-      const { windows, needed } = windowsOf(text);
+      const known = call.prefetched && split.get(call.prefetched.lookup);
+      const reuse = known && known.text === text && known.label === label ? known : undefined;
+      const { windows, needed } = reuse ?? windowsOf(text);
+      const keys = reuse?.keys ?? windows.map((w, i) => windowKey(label, w, i, needed));
+      const prefetched = reuse ? call.prefetched!.values : undefined;
       // Cache entries the caller will write (call.cacheWrites), handed over
       // when the whole text is classified; if a window fails the job (a 429,
       // an abort), the windows already answered are written here instead,
@@ -235,7 +247,7 @@ export function createClassifier(options: ClassifierOptions): Classifier {
       let results: WindowResult[];
       try {
         results = await mapLimit(windows, options.windowConcurrency, (w, i) =>
-          assessWindow(assessor, w, label, i, needed, call, pending),
+          assessWindow(assessor, w, label, i, needed, keys[i]!, call, prefetched?.[i], pending),
         );
       } catch (err) {
         if (cache && pending) await Promise.all(pending.map(([k, o]) => cache.set(k, o).catch(() => undefined)));

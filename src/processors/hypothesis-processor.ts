@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { CacheWrite } from '../classifier/assessment-cache.js';
-import type { Classifier } from '../classifier/classifier.js';
+import type { Classifier, ClassifyCallOptions } from '../classifier/classifier.js';
 import { HYPOTHESIS_ACTION_EVENTS, type HypothesisEventData } from '../contracts/events.js';
 import { HypothesisSavedSchema, type HypothesisSaved } from '../contracts/payloads.js';
 import type { EventEmitter, EventToEmit } from '../events/emitter.js';
@@ -97,7 +97,7 @@ export function createHypothesisProcessor(deps: ProcessorDeps) {
     const held = { text: p.text, title: p.title, goalId: p.goalId, runId: p.runId, agent: p.agent };
     const cached = deps.classifier.verdictCache(text, 'hypothesis');
     let verdict: Verdict | undefined;
-    let prefetched: Array<string | null> | undefined;
+    let prefetched: ClassifyCallOptions['prefetched'];
     if (job.attemptsStarted > 1) {
       // A job that has run before (a retry, a stalled or re-run job) reuses
       // the verdict its revision already has, with no model call.
@@ -123,7 +123,7 @@ export function createHypothesisProcessor(deps: ProcessorDeps) {
         return finish(p, result.verdict, undefined);
       }
       if (result.kind === 'exists') verdict = result.verdict;
-      else prefetched = result.windows;
+      else prefetched = { lookup: cached, values: result.windows };
     }
     if (!verdict) {
       const cacheWrites: CacheWrite[] = [];

@@ -139,6 +139,28 @@ describe('classifier', () => {
     expect(fake.requests).toHaveLength(4);
   });
 
+  it('classifies from the assessments a verdict-cache lookup read, and ignores them for another text', async () => {
+    const c = classifier({}, true);
+    const text = 'A hypothesis about proteasome assembly.';
+    const lookup = c.verdictCache(text, 'hypothesis')!;
+    expect(lookup.windowKeys).toHaveLength(1);
+    // What the caller read at lookup.windowKeys: an assessment nobody stored in Redis.
+    const values = [
+      JSON.stringify({
+        kind: 'assessment',
+        assessment: { categories: ['dual_use_bio'], confidence: 0.9, rationale: 'read by the caller' },
+      }),
+    ];
+    const used = await c.classify(text, 'hypothesis', { prefetched: { lookup, values } });
+    expect(used).toMatchObject({ action: 'quarantine', categories: ['dual_use_bio'], cached: true });
+    expect(fake.requests).toHaveLength(0);
+
+    // The same lookup handed with another text is not this text's: the model is asked.
+    const other = await c.classify('Another text entirely.', 'hypothesis', { prefetched: { lookup, values } });
+    expect(other).toMatchObject({ action: 'allow', cached: false });
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('retries a 500 and then succeeds', async () => {
     fake.setHandler((req, i) => (i === 0 ? apiError(500, 'api_error') : markerHandler(req, i)));
     const verdict = await classifier().classify('@@dual_use_bio@0.9@@', 'hypothesis');
