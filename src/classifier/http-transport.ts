@@ -14,8 +14,8 @@ import { Response, type Dispatcher } from 'undici';
 
 export type TransportFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/** Statuses whose Response must have no body (the Response constructor refuses one). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+/** Final statuses whose Response must have no body (the Response constructor refuses one). */
+const NULL_BODY = new Set([204, 205, 304]);
 
 export function requestFetch(dispatcher: Dispatcher): TransportFetch {
   return async (input, init = {}) => {

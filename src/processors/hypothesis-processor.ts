@@ -44,9 +44,6 @@ export function hypothesisText(p: HypothesisSaved): string {
   return p.title ? `${p.title}\n\n${p.text}` : p.text;
 }
 
-export const hypothesisEventId = (type: string, hypothesisId: string, revision: number) =>
-  eventId(type, hypothesisId, revision);
-
 export function eventDigest(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
@@ -69,7 +66,7 @@ const NEW_VERDICT_EVENTS = [
 function verdictEvents(p: HypothesisSaved, verdict: Verdict, decided: boolean): EventToEmit[] {
   const { head, tail } = subjectFields(p);
   const data: HypothesisEventData = { ...head, ...verdictFields(verdict), ...tail };
-  const id = (type: string) => hypothesisEventId(type, p.hypothesisId, p.revision);
+  const id = (type: string) => eventId(type, p.hypothesisId, p.revision);
   const events: EventToEmit[] = [{ type: 'hypothesis_assessed', eventId: id('hypothesis_assessed'), data }];
   const specific = HYPOTHESIS_ACTION_EVENTS[verdict.action];
   if (specific && !decided) events.push({ type: specific, eventId: id(specific), data });
@@ -112,7 +109,7 @@ export function createHypothesisProcessor(deps: ProcessorDeps) {
       const result = await deps.store.recordCached(p.hypothesisId, p.revision, cached, {
         held,
         announce: deps.emitter.templates(
-          NEW_VERDICT_EVENTS.map((type) => ({ type, eventId: hypothesisEventId(type, p.hypothesisId, p.revision) })),
+          NEW_VERDICT_EVENTS.map((type) => ({ type, eventId: eventId(type, p.hypothesisId, p.revision) })),
           `${headJson.slice(0, -1)},`,
           tailJson === '{}' ? '}' : `,${tailJson.slice(1)}`,
         ),

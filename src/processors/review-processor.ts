@@ -23,8 +23,6 @@ export interface ReviewProcessorDeps {
   signal?: AbortSignal | undefined;
 }
 
-export const reviewEventId = eventId;
-
 export function createReviewProcessor(deps: ReviewProcessorDeps) {
   return async (job: Job): Promise<ReviewVerification> => {
     const p = parsePayload(ReviewRecordedSchema, 'review.recorded', job.data);
@@ -46,22 +44,18 @@ export function createReviewProcessor(deps: ReviewProcessorDeps) {
 
     for (const r of result.results) {
       if (r.status === 'ok') continue;
-      await deps.emitter.emit(
-        'citation_unverified',
-        reviewEventId('citation_unverified', p.reviewId, p.revision, r.index),
-        {
-          reviewId: p.reviewId,
-          hypothesisId: p.hypothesisId,
-          revision: p.revision,
-          index: r.index,
-          url: r.url,
-          status: r.status,
-          reason: r.reason ?? 'unknown',
-          excerptLen: r.excerptLen,
-        },
-      );
+      await deps.emitter.emit('citation_unverified', eventId('citation_unverified', p.reviewId, p.revision, r.index), {
+        reviewId: p.reviewId,
+        hypothesisId: p.hypothesisId,
+        revision: p.revision,
+        index: r.index,
+        url: r.url,
+        status: r.status,
+        reason: r.reason ?? 'unknown',
+        excerptLen: r.excerptLen,
+      });
     }
-    await deps.emitter.emit('review_verified', reviewEventId('review_verified', p.reviewId, p.revision), {
+    await deps.emitter.emit('review_verified', eventId('review_verified', p.reviewId, p.revision), {
       reviewId: p.reviewId,
       hypothesisId: p.hypothesisId,
       revision: p.revision,

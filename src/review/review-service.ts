@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { formatIssues } from '../config/load.js';
 import { IdSchema } from '../contracts/payloads.js';
 import type { EventEmitter } from '../events/emitter.js';
+import { eventId } from '../events/event-id.js';
 import { ReviewError } from '../errors.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Verdict } from '../safety/classification/verdict.js';
@@ -21,7 +22,6 @@ import {
   type DecisionKind,
   type ReviewState,
 } from '../safety/review/decision.js';
-import { hypothesisEventId } from '../processors/hypothesis-processor.js';
 import type { AuditEntry, DecisionStore } from '../store/decision-store.js';
 import type { ReviewStore, ReviewVerification } from '../store/review-store.js';
 import type { HeldSubject, VerdictStore } from '../store/verdict-store.js';
@@ -93,7 +93,7 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
 
   async function emitDecision(decision: Decision): Promise<void> {
     const type = decision.decision === 'released' ? 'hypothesis_released' : 'hypothesis_confirmed';
-    await deps.emitter.emit(type, hypothesisEventId(type, decision.hypothesisId, decision.revision), {
+    await deps.emitter.emit(type, eventId(type, decision.hypothesisId, decision.revision), {
       hypothesisId: decision.hypothesisId,
       revision: decision.revision,
       by: decision.by,
