@@ -2,34 +2,14 @@
  * The hypothesis and goal pipeline end to end: real Redis, real BullMQ
  * workers, the real SDK against a loopback Messages API server.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createVerdictStore } from '../../src/store/verdict-store.js';
 import { PayloadError } from '../../src/errors.js';
-import { apiError, markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
-import { testConfig } from '../support/config.js';
-import { startHarness, type Harness } from '../support/pipeline.js';
+import { apiError, markerHandler } from '../support/fake-anthropic.js';
+import { pipelinesWithFakeModel } from '../support/pipeline.js';
 
-let fake: FakeAnthropic;
-const harnesses: Harness[] = [];
-
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.stop()));
-  fake.requests.length = 0;
-  fake.setHandler(markerHandler);
-});
-afterAll(async () => {
-  await fake.close();
-});
-
-/** `withKey: false` starts the worker with no API key. */
-async function harness(overrides: Parameters<typeof testConfig>[1] = {}, withKey = true) {
-  const h = await startHarness(testConfig(withKey ? fake.url : undefined, overrides));
-  harnesses.push(h);
-  return h;
-}
+const model = pipelinesWithFakeModel();
+const harness = model.harness.bind(model);
 
 const types = (events: Array<{ type: string }>) => events.map((e) => e.type);
 
@@ -111,7 +91,7 @@ describe('hypothesis pipeline', () => {
     const events = await h.events();
     expect(types(events)).toEqual(['hypothesis_assessed', 'hypothesis_quarantined']);
     // The re-run's text was in the assessment cache: one model call in all.
-    expect(fake.requests).toHaveLength(1);
+    expect(model.fake.requests).toHaveLength(1);
 
     // Redelivered again with another text for the same revision, past the
     // cache: the model is asked, but the revision keeps its first verdict and
@@ -119,7 +99,7 @@ describe('hypothesis pipeline', () => {
     await (await queue.getJob('hypothesis.dup.r1'))!.remove();
     await h.publisher.publishHypothesisSaved({ ...payload, text: 'a benign text' });
     await h.waitForJob('hypothesis.saved', 'hypothesis.dup.r1');
-    expect(fake.requests).toHaveLength(2);
+    expect(model.fake.requests).toHaveLength(2);
     const rerun = await queue.getJob('hypothesis.dup.r1');
     expect(rerun!.returnvalue).toMatchObject({ state: 'quarantined', verdict: { action: 'quarantine' } });
     expect(types(await h.events())).toEqual(['hypothesis_assessed', 'hypothesis_quarantined']);
@@ -154,15 +134,15 @@ describe('hypothesis pipeline', () => {
   });
 
   it('waits out a 429 as a rate limit, without spending the job attempt', async () => {
-    fake.setHandler((req, i) =>
+    model.fake.setHandler((req, i) =>
       i === 0 ? apiError(429, 'rate_limit_error', { 'retry-after': '1' }) : markerHandler(req, i),
     );
     const h = await harness();
     await h.publisher.publishHypothesisSaved({ hypothesisId: 'rl', text: '@@dual_use_bio@0.9@@' });
     const events = await h.waitForEvents((e) => e.length === 2, 15_000);
     expect(events[1]!.type).toBe('hypothesis_quarantined');
-    expect(fake.requests).toHaveLength(2);
-    expect(fake.requests[1]!.at - fake.requests[0]!.at).toBeGreaterThanOrEqual(950);
+    expect(model.fake.requests).toHaveLength(2);
+    expect(model.fake.requests[1]!.at - model.fake.requests[0]!.at).toBeGreaterThanOrEqual(950);
     await h.waitForJob('hypothesis.saved', 'hypothesis.rl.r0');
     const job = await h.publisher.queue('hypothesis.saved').getJob('hypothesis.rl.r0');
     // One attempt in all: the one that succeeded (a spent attempt would make it 2).
@@ -170,13 +150,13 @@ describe('hypothesis pipeline', () => {
   });
 
   it('records a degraded verdict, event and metric when the model keeps failing', async () => {
-    fake.setHandler(() => apiError(503, 'api_error'));
+    model.fake.setHandler(() => apiError(503, 'api_error'));
     const h = await harness({ anthropic: { max_retries: 2 } });
     await h.publisher.publishHypothesisSaved({ hypothesisId: 'down', text: 'anything' });
     const events = await h.waitForEvents((e) => e.some((x) => x.type === 'classifier_degraded'));
     expect(types(events)).toEqual(['hypothesis_assessed', 'hypothesis_quarantined', 'classifier_degraded']);
     expect(events[0]!.data).toMatchObject({ degraded: true, reason: 'server_error', action: 'quarantine' });
-    expect(fake.requests).toHaveLength(3);
+    expect(model.fake.requests).toHaveLength(3);
     await h.waitForJob('hypothesis.saved', 'hypothesis.down.r0');
     const metrics = await (await fetch(`http://127.0.0.1:${h.runtime.http!.port}/metrics`)).text();
     expect(metrics).toMatch(/cosci_safety_classifier_degraded_total\{reason="server_error"\} 1/);
@@ -196,7 +176,7 @@ describe('hypothesis pipeline', () => {
     const e2 = await open.waitForEvents((e) => e.some((x) => x.type === 'classifier_degraded'));
     expect(types(e2)).toEqual(['hypothesis_assessed', 'classifier_degraded']);
     expect(e2[0]!.data).toMatchObject({ action: 'allow', categories: ['none'], degraded: true, reason: 'no_api_key' });
-    expect(fake.requests).toHaveLength(0);
+    expect(model.fake.requests).toHaveLength(0);
   });
 
   it('answers /healthz, /readyz and /metrics', async () => {

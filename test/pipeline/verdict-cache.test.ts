@@ -4,34 +4,15 @@
  * classification. What it stores and announces must be what classifying the
  * text again would have (real workers, real SDK against a loopback server).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EVENT_SCHEMAS, type EventType } from '../../src/contracts/events.js';
 import { createVerdictStore, verdictKeys } from '../../src/store/verdict-store.js';
-import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
-import { testConfig } from '../support/config.js';
-import { startHarness, type Harness } from '../support/pipeline.js';
+import { markerHandler } from '../support/fake-anthropic.js';
+import { pipelinesWithFakeModel } from '../support/pipeline.js';
 import { uniqueName } from '../support/redis.js';
 
-let fake: FakeAnthropic;
-const harnesses: Harness[] = [];
-
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.stop()));
-  fake.requests.length = 0;
-  fake.setHandler(markerHandler);
-});
-afterAll(async () => {
-  await fake.close();
-});
-
-async function harness(overrides: Parameters<typeof testConfig>[1] = {}) {
-  const h = await startHarness(testConfig(fake.url, overrides));
-  harnesses.push(h);
-  return h;
-}
+const model = pipelinesWithFakeModel();
+const harness = model.harness.bind(model);
 
 type Data = Record<string, unknown> & { hypothesisId: string };
 const of = (events: Array<{ type: string; eventId: string; data: unknown }>, id: string) =>
@@ -50,7 +31,7 @@ describe('verdict cache', () => {
     for (const [i, c] of cases.entries())
       await h.publisher.publishHypothesisSaved({ hypothesisId: `first-${i}`, text: c.text, revision: 1 });
     await h.waitForEvents((e) => e.length === 7);
-    expect(fake.requests).toHaveLength(4);
+    expect(model.fake.requests).toHaveLength(4);
     // One cached verdict per text. The assessments go: only the verdict
     // cache can answer the same texts now without asking the model.
     const keysOf = async (kind: string) => {
@@ -80,7 +61,7 @@ describe('verdict cache', () => {
       });
     const events = await h.waitForEvents((e) => e.length === 14);
     // No model call: the verdicts came from the verdict cache.
-    expect(fake.requests).toHaveLength(4);
+    expect(model.fake.requests).toHaveLength(4);
 
     for (const [i, c] of cases.entries()) {
       const first = of(events, `first-${i}`);
@@ -137,14 +118,14 @@ describe('verdict cache', () => {
     const p2 = of(events, 'p2');
     expect(p2.map((e) => e.type)).toEqual(['hypothesis_assessed', 'hypothesis_flagged']);
     expect(p2[0]!.data).toMatchObject({ action: 'warn' });
-    expect(fake.requests).toHaveLength(1);
+    expect(model.fake.requests).toHaveLength(1);
     // And the new policy's verdict is now cached too: a third text-alike job hits it.
     await after.publisher.publishHypothesisSaved({ hypothesisId: 'p3', text: 'Dual use @@dual_use_bio@0.7@@' });
     const more = await after.waitForEvents((e) => e.length === 6);
     expect(of(more, 'p3')[0]!.data).toMatchObject({ action: 'warn' });
     const store = createVerdictStore(after.redis, after.config.redis.key_prefix);
     expect(await store.getRevision('hypothesis', 'p3', 0)).toMatchObject({ action: 'warn', cached: true });
-    expect(fake.requests).toHaveLength(1);
+    expect(model.fake.requests).toHaveLength(1);
   });
 
   it('keeps the verdict a revision already has, and announces nothing again', async () => {
@@ -161,18 +142,21 @@ describe('verdict cache', () => {
     expect(job!.returnvalue).toMatchObject({ state: 'assessed', verdict: { action: 'allow' } });
     expect(job!.attemptsMade).toBe(1);
     expect(of(await h.events(), 'seen').map((e) => e.type)).toEqual(['hypothesis_assessed']);
-    expect(fake.requests).toHaveLength(2);
+    expect(model.fake.requests).toHaveLength(2);
   });
 
   it('does not cache a degraded verdict: the next job with the text asks the model again', async () => {
     const h = await harness({ anthropic: { max_retries: 0 } });
-    fake.setHandler(() => ({ status: 500, body: { type: 'error', error: { type: 'api_error', message: 'down' } } }));
+    model.fake.setHandler(() => ({
+      status: 500,
+      body: { type: 'error', error: { type: 'api_error', message: 'down' } },
+    }));
     await h.publisher.publishHypothesisSaved({ hypothesisId: 'd1', text: 'Some text.' });
     await h.waitForEvents((e) => e.some((x) => x.type === 'classifier_degraded'));
-    fake.setHandler(markerHandler);
+    model.fake.setHandler(markerHandler);
     await h.publisher.publishHypothesisSaved({ hypothesisId: 'd2', text: 'Some text.' });
     const events = await h.waitForEvents((e) => of(e, 'd2').length === 1);
     expect(of(events, 'd2')[0]!.data).toMatchObject({ action: 'allow', degraded: false });
-    expect(fake.requests).toHaveLength(2);
+    expect(model.fake.requests).toHaveLength(2);
   });
 });

@@ -1,10 +1,13 @@
 /** Starting the real worker runtime and a publisher against real Redis, and waiting for events. */
 import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Config, QueueName } from '../../src/config/schema.js';
 import { readEvents, type StreamEvent } from '../../src/events/reader.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { Publisher } from '../../src/queues/publisher.js';
 import { startWorkerRuntime, type StartOptions, type WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { testConfig } from './config.js';
+import { markerHandler, startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js';
 import { deleteKeys, testRedis } from './redis.js';
 
 export interface Harness {
@@ -62,6 +65,39 @@ export async function startHarness(config: Config, overrides: Partial<StartOptio
       connection.disconnect();
       await deleteKeys(redis, config.redis.prefix, config.redis.key_prefix);
       redis.disconnect();
+    },
+  };
+}
+
+/**
+ * For a test file of pipelines against one fake Messages API server: starts
+ * the server before its tests, and after each test stops the harnesses it
+ * started and resets the server (its requests, the marker handler).
+ */
+export function pipelinesWithFakeModel() {
+  let fake: FakeAnthropic | undefined;
+  const harnesses: Harness[] = [];
+  beforeAll(async () => {
+    fake = await startFakeAnthropic();
+  });
+  afterEach(async () => {
+    await Promise.all(harnesses.splice(0).map((h) => h.stop()));
+    fake!.requests.length = 0;
+    fake!.setHandler(markerHandler);
+  });
+  afterAll(async () => {
+    await fake?.close();
+  });
+  return {
+    get fake(): FakeAnthropic {
+      if (!fake) throw new Error('the fake model server starts in beforeAll');
+      return fake;
+    },
+    /** A harness against the server; `withKey: false` starts the worker with no API key. */
+    async harness(overrides: Parameters<typeof testConfig>[1] = {}, withKey = true): Promise<Harness> {
+      const h = await startHarness(testConfig(withKey ? this.fake.url : undefined, overrides));
+      harnesses.push(h);
+      return h;
     },
   };
 }
