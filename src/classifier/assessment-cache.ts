@@ -5,7 +5,7 @@
  * never failures. The action is not cached: it is recomputed from the current
  * policy, so a change of category lists applies at once.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { AssessmentSchema } from '../safety/classification/assessment.js';
@@ -44,11 +44,12 @@ export function cacheKey(parts: {
   window: string;
   text: string;
 }): string {
-  return createHash('sha256')
-    .update([parts.model, parts.promptVersion, parts.label, parts.window].join('\0'))
-    .update('\0')
-    .update(parts.text)
-    .digest('hex');
+  // One-shot: a Hash object per key costs more than hashing the text.
+  return hash(
+    'sha256',
+    `${parts.model}\0${parts.promptVersion}\0${parts.label}\0${parts.window}\0${parts.text}`,
+    'hex',
+  );
 }
 
 export function createRedisAssessmentCache(redis: Redis, keyPrefix: string, ttlSeconds: number): AssessmentCache {

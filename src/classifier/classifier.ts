@@ -5,7 +5,7 @@
  * the verdict is degraded with a reason, and its action comes from
  * `classifier_on_error` (fail closed by default).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { QuotingReport } from '../safety/quoting/index.js';
 import type { Assessment } from '../safety/classification/assessment.js';
 import { flaggedCategories } from '../safety/classification/assessment.js';
@@ -210,15 +210,7 @@ export function createClassifier(options: ClassifierOptions): Classifier {
       if (needed > windows.length) return undefined;
       const keys = windows.map((w, i) => windowKey(label, w, i, needed));
       const lookup: VerdictCacheLookup = {
-        key: cache.verdictKey(
-          createHash('sha256')
-            .update(verdictSettings)
-            .update('\0')
-            .update(label)
-            .update('\0')
-            .update(text)
-            .digest('hex'),
-        ),
+        key: cache.verdictKey(hash('sha256', `${verdictSettings}\0${label}\0${text}`, 'hex')),
         windowKeys: keys.map((k) => cache.redisKey(k)),
         ttlSeconds: cache.ttlSeconds,
         hit: () => {
