@@ -19,9 +19,7 @@ import { VerdictSchema, type Verdict } from '../safety/classification/verdict.js
  */
 const RECORD_VERDICT_LUA = `
 local function recordVerdict(revKey, latestKey, queueKey, subjectKey, revision, verdict, at, reviewed, action, held, score, id)
-  local existing = redis.call('GET', revKey)
-  if existing then return 0, existing end
-  redis.call('SET', revKey, verdict)
+  if not redis.call('SET', revKey, verdict, 'NX') then return 0, redis.call('GET', revKey) end
   local current = redis.call('HGET', latestKey, 'revision')
   local isHeld = action == 'quarantine' or action == 'block'
   if isHeld and held ~= '' then redis.call('SET', subjectKey, held) end
