@@ -26,7 +26,8 @@ local function recordVerdict(revKey, latestKey, queueKey, subjectKey, revision, 
   if (not current) or tonumber(revision) >= tonumber(current) then
     redis.call('HSET', latestKey, 'revision', revision, 'verdict', verdict, 'updatedAt', at)
     if reviewed == '1' then
-      if isHeld then redis.call('ZADD', queueKey, score, id) else redis.call('ZREM', queueKey, id) end
+      -- Only a hypothesis with an earlier verdict can be in the queue.
+      if isHeld then redis.call('ZADD', queueKey, score, id) elseif current then redis.call('ZREM', queueKey, id) end
     end
   end
   return 1, verdict
