@@ -3,7 +3,9 @@
  *
  *   npm run bench:pipeline [-- --jobs N] [--concurrency N] [--curve 1000,10000,100000] [--no-docs]
  *
- * - Queue ceiling: a raw BullMQ worker with a no-op processor.
+ * - Queue ceiling: a raw BullMQ worker with a no-op processor. Beside it, the
+ *   same worker making one Redis round trip per job on a second connection:
+ *   the bound of a job answered from the verdict cache.
  * - Model-call ceiling: raw Anthropic SDK calls against the loopback model
  *   server that answers at once (bench/model-server.ts, its own process),
  *   with the SDK's own fetch. Beside it, the same calls through the
@@ -161,13 +163,27 @@ interface Rate {
 }
 const rate = (jobs: number, ms: number): Rate => ({ jobs, seconds: ms / 1000, perSecond: jobs / (ms / 1000) });
 
-async function queueCeiling(n: number, concurrency: number): Promise<Rate> {
+/**
+ * A raw BullMQ worker with a no-op processor; with `roundTrip`, a processor
+ * that makes one Redis round trip on a connection of its own (a GET of a
+ * value the size of a cached verdict), as a job answered from the verdict
+ * cache does: the bound of that path, with nothing of the service in it.
+ */
+async function queueCeiling(n: number, concurrency: number, roundTrip = false): Promise<Rate> {
   const prefix = newPrefix();
   const connection = redis.duplicate();
   const queue = new Queue(QUEUE, { connection: connection as ConnectionOptions, prefix: `${prefix}-bull` });
   await queue.pause();
   await fill(queue, 0, n, 'q-');
-  const worker = new Worker(QUEUE, async () => undefined, {
+  const side = roundTrip ? redis.duplicate() : undefined;
+  const sideKey = `${prefix}-value`;
+  if (side) await side.set(sideKey, 'v'.repeat(600));
+  const processor = side
+    ? async () => {
+        await side.get(sideKey);
+      }
+    : async () => undefined;
+  const worker = new Worker(QUEUE, processor, {
     connection: redis.duplicate() as ConnectionOptions,
     prefix: `${prefix}-bull`,
     concurrency,
@@ -182,6 +198,7 @@ async function queueCeiling(n: number, concurrency: number): Promise<Rate> {
   await worker.close();
   await queue.close();
   connection.disconnect();
+  side?.disconnect();
   return rate(n, t1 - t0);
 }
 
@@ -390,6 +407,7 @@ const slow = await startModelServer(LATENCY_MS);
 try {
   // A short warm-up of every path, so the first figure does not pay for compilation.
   await queueCeiling(Math.min(N, 1000), C);
+  await queueCeiling(Math.min(N, 1000), C, true);
   await modelCeiling(Math.min(N, 500), C, instant.url);
   await modelCeiling(Math.min(N, 500), C, instant.url, 'service');
   const warm = newPrefix();
@@ -401,6 +419,7 @@ try {
   // REPEATS, so one noisy moment moves none of them.
   const runsOf = {
     queue: [] as Rate[],
+    roundTrip: [] as Rate[],
     model: [] as Rate[],
     modelService: [] as Rate[],
     instant: [] as PipelineRun[],
@@ -408,6 +427,7 @@ try {
   };
   for (let rep = 0; rep < REPEATS; rep++) {
     runsOf.queue.push(await queueCeiling(N, C));
+    runsOf.roundTrip.push(await queueCeiling(N, C, true));
     runsOf.model.push(await modelCeiling(N, C, instant.url));
     runsOf.modelService.push(await modelCeiling(N, C, instant.url, 'service'));
     const shared = newPrefix();
@@ -415,18 +435,22 @@ try {
     // New ids, the same texts and the same key prefix: every assessment comes from the cache.
     runsOf.cached.push(await pipeline(benchConfig(newPrefix(), instant.url, C, `${shared}-k`), N, 'c-', instant));
     console.log(
-      `round ${rep + 1}: queue ${f0(runsOf.queue[rep]!.perSecond)}, model calls ${f0(runsOf.model[rep]!.perSecond)} ` +
+      `round ${rep + 1}: queue ${f0(runsOf.queue[rep]!.perSecond)} (one round trip ${f0(runsOf.roundTrip[rep]!.perSecond)}), model calls ${f0(runsOf.model[rep]!.perSecond)} ` +
         `(service transport ${f0(runsOf.modelService[rep]!.perSecond)}), ` +
         `instant ${f0(runsOf.instant[rep]!.perSecond)}, cached ${f0(runsOf.cached[rep]!.perSecond)} per second`,
     );
   }
   const median = <T extends Rate>(xs: T[]): T => [...xs].sort((x, y) => x.perSecond - y.perSecond)[xs.length >> 1]!;
   const queueMax = median(runsOf.queue);
+  const roundTripMax = median(runsOf.roundTrip);
   const modelMax = median(runsOf.model);
   const serviceMax = median(runsOf.modelService);
   const instantRun = median(runsOf.instant);
   const cachedRun = median(runsOf.cached);
   console.log(`queue ceiling: ${f0(queueMax.perSecond)} jobs/s`);
+  console.log(
+    `one round trip per job: ${f0(roundTripMax.perSecond)} jobs/s (${pct(roundTripMax.perSecond / queueMax.perSecond)} of the queue ceiling)`,
+  );
   console.log(`model-call ceiling: ${f0(modelMax.perSecond)} calls/s`);
   console.log(`model calls through the service's transport: ${f0(serviceMax.perSecond)} calls/s`);
   console.log(
@@ -434,7 +458,8 @@ try {
       `${pct(instantRun.perSecond / serviceMax.perSecond)} of the calls through the service's transport), ${instantRun.modelCalls} model calls`,
   );
   console.log(
-    `cached verdicts: ${f0(cachedRun.perSecond)} jobs/s (${pct(cachedRun.perSecond / queueMax.perSecond)} of the queue ceiling), ${cachedRun.modelCalls} model calls`,
+    `cached verdicts: ${f0(cachedRun.perSecond)} jobs/s (${pct(cachedRun.perSecond / queueMax.perSecond)} of the queue ceiling, ` +
+      `${pct(cachedRun.perSecond / roundTripMax.perSecond)} of one round trip per job), ${cachedRun.modelCalls} model calls`,
   );
 
   const latencyJobs = Math.max(1000, Math.min(N, 3000));
@@ -486,6 +511,17 @@ try {
       '–',
       '–',
       '–',
+      '–',
+      '–',
+    ],
+    [
+      'raw BullMQ, one Redis round trip per job on a second connection',
+      N,
+      f1(roundTripMax.seconds),
+      f0(roundTripMax.perSecond),
+      '–',
+      'queue ceiling',
+      pct(roundTripMax.perSecond / queueMax.perSecond),
       '–',
       '–',
     ],
@@ -543,6 +579,17 @@ try {
       pct(cachedRun.perSecond / queueMax.perSecond),
       '≥ 50%',
       cachedRun.perSecond / queueMax.perSecond >= 0.5 ? 'yes' : 'no',
+    ],
+    [
+      'cached verdicts, against one round trip per job',
+      N,
+      f1(cachedRun.seconds),
+      f0(cachedRun.perSecond),
+      cachedRun.modelCalls,
+      'one round trip per job',
+      pct(cachedRun.perSecond / roundTripMax.perSecond),
+      '–',
+      '–',
     ],
     [
       `latency-bound: ${LATENCY_MS} ms model, concurrency ${LATENCY_CONCURRENCY}, steady state`,
@@ -615,6 +662,11 @@ try {
         `(\`src/classifier/http-transport.ts\`), which costs less CPU per call; the row below the ceiling measures ` +
         `those calls alone, and the instant run is shown against them too, as the share of the cheaper call that ` +
         `the queue, the store and the events leave.`,
+      '',
+      `A job answered from the verdict cache makes one Redis round trip of its own (one script reads the cached ` +
+        `verdict, stores it and appends its events) besides BullMQ's. The row below the queue ceiling is the bound ` +
+        `of that: a raw BullMQ worker whose processor makes one round trip (a GET) on a second connection, with ` +
+        `nothing of the service in it. The cached run is shown against it too.`,
       '',
       markdownTable(mainHeader, mainRows),
       '',
