@@ -8,9 +8,7 @@
 import type { Redis } from 'ioredis';
 
 const WRITE_ONCE = `
-local existing = redis.call('GET', KEYS[1])
-if existing then return existing end
-redis.call('SET', KEYS[1], ARGV[1])
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return redis.call('GET', KEYS[1]) end
 redis.call('SET', KEYS[2], ARGV[1])
 if KEYS[3] then redis.call('SADD', KEYS[3], ARGV[2]) end
 return false
