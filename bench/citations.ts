@@ -450,7 +450,7 @@ await new Promise<void>((resolve, reject) => {
 });
 const { port } = server.address() as AddressInfo;
 const urls = served.map((_, i) => `http://localhost:${port}/page-${i}`);
-const config = ConfigSchema.parse({ citations: { allow_private_hosts: ['localhost'] } });
+const config = ConfigSchema.parse({ citations: { allow_private_hosts: [`localhost:${port}`] } });
 const fetchOptions = fetchOptionsFrom(config);
 const hostLimiter = new HostLimiter(config.citations.per_host_concurrency);
 cachedTextKb =

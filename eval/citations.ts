@@ -303,7 +303,7 @@ await new Promise<void>((resolve, reject) => {
 const { port } = server.address() as AddressInfo;
 const urlOf = (name: string): string => `http://localhost:${port}/${encodeURIComponent(name)}/`;
 
-const config = ConfigSchema.parse({ citations: { allow_private_hosts: ['localhost'] } });
+const config = ConfigSchema.parse({ citations: { allow_private_hosts: [`localhost:${port}`] } });
 const c = config.citations;
 const fetchOptions = fetchOptionsFrom(config);
 const hostLimiter = new HostLimiter(c.per_host_concurrency);

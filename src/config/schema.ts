@@ -3,6 +3,7 @@
  * in one place. Parsed and validated once at start-up (see load.ts).
  */
 import { z } from 'zod';
+import { parseAllowEntry } from '../fetcher/allow-list.js';
 import { CATEGORIES } from '../safety/classification/categories.js';
 
 const category = z.enum(CATEGORIES);
@@ -181,11 +182,21 @@ export const AnthropicConfigSchema = z
 export const CitationsConfigSchema = z
   .strictObject({
     /**
-     * Host names (exact, case-insensitive) and IP literals that may be private
-     * addresses: for tests and on-premise deployments. Every other private,
-     * loopback, link-local or metadata address is refused.
+     * Destinations that may be private addresses, for tests and on-premise
+     * deployments: a host name (exact, case-insensitive) or IP literal with
+     * the port it is admitted on (`host:8080`, `[::1]:8080`), or `host:*`
+     * for every port. Without a port, only 80 and 443: a page server on the
+     * list must not open the way to Redis on the same host. Every other
+     * private, loopback, link-local or metadata address is refused.
      */
-    allow_private_hosts: z.array(z.string().min(1)).default([]),
+    allow_private_hosts: z
+      .array(
+        z.string().superRefine((entry, ctx) => {
+          const parsed = parseAllowEntry(entry);
+          if (!parsed.ok) ctx.addIssue({ code: 'custom', input: entry, message: parsed.detail });
+        }),
+      )
+      .default([]),
     connect_timeout_ms: positiveInt.default(5000),
     headers_timeout_ms: positiveInt.default(10_000),
     body_timeout_ms: positiveInt.default(10_000),

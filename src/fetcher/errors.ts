@@ -31,9 +31,12 @@ export class BlockedAddressError extends FetcherError {
     readonly hostname: string,
     /** Every refused address with its class; the public ones are not listed. */
     readonly refused: ReadonlyArray<{ address: string; kind: Exclude<AddressClass, 'public'> }>,
+    /** The port the connection was for, and a note to end the message with. */
+    context: { port?: number; note?: string } = {},
   ) {
     const list = refused.map((r) => `${r.address} (${r.kind})`).join(', ');
-    super('CITATION_BLOCKED_ADDRESS', `${hostname} resolves to a non-public address: ${list}`);
+    const where = context.port === undefined ? hostname : `${hostname}:${context.port}`;
+    super('CITATION_BLOCKED_ADDRESS', `${where} resolves to a non-public address: ${list}${context.note ?? ''}`);
   }
 }
 

@@ -6,11 +6,12 @@
  * so each target passes the same checks; sizes and time are bounded, and a
  * network failure is an outcome with a reason, never an exception.
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, Pool, request, type Dispatcher } from 'undici';
+import { allowListKey, parseAllowEntry, portOf } from './allow-list.js';
 import { FetcherError, networkFailure } from './errors.js';
 import { ACCEPT_ENCODING, parseContentEncoding, readBody, releaseBody } from './read-body.js';
 import { createGuardedLookup, type DnsLookup } from './resolver.js';
-import { checkUrl, normalizeHost, type FetchPolicy } from './url-policy.js';
+import { checkUrl, type FetchPolicy } from './url-policy.js';
 
 export { HostLimiter } from './host-limiter.js';
 
@@ -102,7 +103,7 @@ interface AgentGuard {
 const guardedAgents = new WeakMap<Dispatcher, AgentGuard>();
 
 function policyKey(policy: FetchPolicy): string {
-  return [...new Set(policy.allowPrivateHosts.map(normalizeHost))].sort().join('\n');
+  return allowListKey(policy.allowPrivateHosts);
 }
 
 function positiveInt(name: string, value: unknown, min = 1): void {
@@ -114,6 +115,10 @@ function positiveInt(name: string, value: unknown, min = 1): void {
 function validateAgentOptions(options: FetchAgentOptions): void {
   if (!Array.isArray(options.policy?.allowPrivateHosts)) {
     throw new FetcherError('CITATION_BAD_OPTIONS', 'policy.allowPrivateHosts must be an array of host names');
+  }
+  for (const entry of options.policy.allowPrivateHosts) {
+    const parsed = parseAllowEntry(entry);
+    if (!parsed.ok) throw new FetcherError('CITATION_BAD_OPTIONS', `policy.allowPrivateHosts: ${parsed.detail}`);
   }
   positiveInt('connectTimeoutMs', options.connectTimeoutMs);
   positiveInt('headersTimeoutMs', options.headersTimeoutMs);
@@ -152,10 +157,17 @@ function validateOptions(options: FetchOptions): void {
 export function createFetchAgent(options: FetchAgentOptions): Agent {
   validateAgentOptions(options);
   const agent = new Agent({
-    connect: {
-      lookup: createGuardedLookup(options.policy, options.lookup),
-      timeout: options.connectTimeoutMs,
-    },
+    // One pool per origin, as undici's own factory makes, each with a guard
+    // for the origin's port: net.connect gives a lookup the host name alone,
+    // and an allow-list entry admits a name on its ports only.
+    factory: (origin, opts) =>
+      new Pool(origin, {
+        ...opts,
+        connect: {
+          lookup: createGuardedLookup(options.policy, portOf(new URL(origin)), options.lookup),
+          timeout: options.connectTimeoutMs,
+        },
+      }),
     headersTimeout: options.headersTimeoutMs,
     bodyTimeout: options.bodyTimeoutMs,
   });

@@ -6,13 +6,15 @@
  * server could answer differently (DNS rebinding).
  *
  * net.connect never calls `lookup` for an IP-literal host, which is why
- * url-policy.ts refuses those before a request is made.
+ * url-policy.ts refuses those before a request is made. Nor does it tell the
+ * lookup the port: a guard is made for one port (fetch-page.ts makes one per
+ * origin), since an allow-list entry admits a name on its ports only.
  */
 import dns, { type LookupAddress, type LookupAllOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { classifyAddress, type AddressClass } from './address.js';
 import { BlockedAddressError } from './errors.js';
-import { isAllowedHost, type FetchPolicy } from './url-policy.js';
+import { isAllowedHost, otherPortsNote, type FetchPolicy } from './url-policy.js';
 
 /** The resolver the guard asks: `dns.lookup` in production, a fake in tests. */
 export type DnsLookup = (
@@ -33,15 +35,16 @@ function notFound(hostname: string): NodeJS.ErrnoException {
  * for all addresses and refuses the name (error code
  * 'CITATION_BLOCKED_ADDRESS') when any one is not public unicast: with a
  * mixed answer the socket could pick the private one, so a single bad
- * address is enough. A name on the allow-list is answered as resolved.
+ * address is enough. A name the allow-list admits on `port`, the port the
+ * connection goes to, is answered as resolved.
  *
  * It answers in the shape the caller asked for: an array when
  * `options.all` is set (what net.connect asks when it races address
  * families), the first address otherwise.
  */
-export function createGuardedLookup(policy: FetchPolicy, lookup: DnsLookup = dns.lookup): LookupFunction {
+export function createGuardedLookup(policy: FetchPolicy, port: number, lookup: DnsLookup = dns.lookup): LookupFunction {
   return (hostname, options, callback) => {
-    const allowed = isAllowedHost(hostname, policy);
+    const allowed = isAllowedHost(hostname, port, policy);
     lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) {
         callback(err, '');
@@ -58,7 +61,8 @@ export function createGuardedLookup(policy: FetchPolicy, lookup: DnsLookup = dns
           if (kind !== 'public') refused.push({ address, kind });
         }
         if (refused.length > 0) {
-          callback(new BlockedAddressError(hostname, refused), '');
+          const note = otherPortsNote(hostname, policy);
+          callback(new BlockedAddressError(hostname, refused, { port, note }), '');
           return;
         }
       }

@@ -4,17 +4,21 @@
  * other schemes, credentials, and IP-literal hosts that are not public. Host
  * names are checked when they are resolved (resolver.ts): an IP literal is
  * never resolved, so net.connect would not consult a lookup guard for it.
+ * Both check the port too: an allow-list entry admits a host on its ports.
  */
 import { isIP } from 'node:net';
 import { classifyAddress } from './address.js';
+import { admits, bare, hostPort, listsHost, portOf } from './allow-list.js';
 
 export interface FetchPolicy {
   /**
-   * Host names (exact, case-insensitive: `localhost` does not admit
-   * `localhost.` or `a.localhost`) and IP literals allowed to be private,
-   * for tests and on-premise deployments. A name on the list may resolve to
-   * any address; it admits that name only, never other names that resolve
-   * to the same private addresses.
+   * Destinations allowed to be private, for tests and on-premise
+   * deployments: a host name (exact, case-insensitive: `localhost` does not
+   * admit `localhost.` or `a.localhost`) or IP literal, with the ports it is
+   * admitted on (`host:8080`, `[::1]:8080`, `host:*`; without a port, 80 and
+   * 443 only). See allow-list.ts. A name on the list may resolve to any
+   * address; it admits that name only, never other names that resolve to the
+   * same private addresses.
    * @defaultValue `[]` in the configuration (`citations.allow_private_hosts`)
    */
   allowPrivateHosts: readonly string[];
@@ -33,31 +37,19 @@ function echo(raw: string): string {
   return JSON.stringify(raw.length > MAX_ECHO ? `${raw.slice(0, MAX_ECHO)}...` : raw);
 }
 
-/** `[::1]` -> `::1`: URL.hostname keeps the brackets of an IPv6 literal. */
-function bare(hostname: string): string {
-  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+/** True when the allow-list admits `hostname` (from a URL or a lookup call) on `port`. */
+export function isAllowedHost(hostname: string, port: number, policy: FetchPolicy): boolean {
+  return admits(policy.allowPrivateHosts, hostname, port);
 }
 
 /**
- * The form a host takes in URL.hostname (brackets removed), so that an
- * allow-list entry written `::1`, `[::1]` or `0:0::1` matches `http://[::1]/`.
- * Entries that do not parse are kept lowercased and never match anything odd.
+ * Said after a refusal of a host the list names for other ports, since that
+ * is the mistake an operator is most likely to be looking for; '' otherwise.
  */
-export function normalizeHost(host: string): string {
-  const trimmed = bare(host.trim().toLowerCase());
-  try {
-    if (isIP(trimmed) === 6) return bare(new URL(`http://[${trimmed}]/`).hostname);
-    if (isIP(trimmed) === 4) return new URL(`http://${trimmed}/`).hostname;
-  } catch {
-    // Not reachable for a valid isIP result; keep the entry as written.
-  }
-  return trimmed;
-}
-
-/** True when `hostname` (from a URL or a lookup call) is on the allow-list. */
-export function isAllowedHost(hostname: string, policy: FetchPolicy): boolean {
-  const host = normalizeHost(hostname);
-  return policy.allowPrivateHosts.some((entry) => normalizeHost(entry) === host);
+export function otherPortsNote(hostname: string, policy: FetchPolicy): string {
+  return listsHost(policy.allowPrivateHosts, hostname)
+    ? ` (the allow-list admits ${bare(hostname)} on other ports only)`
+    : '';
 }
 
 export function checkUrl(raw: string, policy: FetchPolicy): UrlCheck {
@@ -82,10 +74,11 @@ export function checkUrl(raw: string, policy: FetchPolicy): UrlCheck {
   }
   const host = bare(url.hostname);
   if (host === '') return { ok: false, reason: 'invalid_url', detail: `no host in ${echo(raw)}` };
-  if (isIP(host) !== 0 && !isAllowedHost(host, policy)) {
+  if (isIP(host) !== 0 && !isAllowedHost(host, portOf(url), policy)) {
     const kind = classifyAddress(host);
     if (kind !== 'public') {
-      return { ok: false, reason: 'blocked_address', detail: `${host} is a ${kind} address` };
+      const detail = `${hostPort(host, portOf(url))} is a ${kind} address${otherPortsNote(host, policy)}`;
+      return { ok: false, reason: 'blocked_address', detail };
     }
   }
   return { ok: true, url };

@@ -91,6 +91,21 @@ classifier = "claude-haiku-4-5-20251001"
     ).toContain('both the block and the warn list: cbrn');
   });
 
+  it('reads allow_private_hosts entries with their ports, and names a malformed one', () => {
+    const toml = '[citations]\nallow_private_hosts = ["intranet.example", "127.0.0.1:8080", "[::1]:*"]\n';
+    expect(loadConfig({ env: {}, file: file(toml) }).config.citations.allow_private_hosts).toEqual([
+      'intranet.example',
+      '127.0.0.1:8080',
+      '[::1]:*',
+    ]);
+    const e = error(() =>
+      loadConfig({ env: {}, file: file('[citations]\nallow_private_hosts = ["ok.example", "127.0.0.1:redis"]\n') }),
+    );
+    expect(e.code).toBe('CONFIG_INVALID');
+    expect(e.message).toContain('citations.allow_private_hosts.1: "127.0.0.1:redis" has a port that is not 1-65535');
+    expect(e.message).toContain('`host:port`');
+  });
+
   it('refuses a Redis Cluster configuration whose keys would not share their slots, naming each key', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cosci-config-'));
     const file = join(dir, 'cluster.toml');

@@ -12,6 +12,7 @@
  * for what was refused, memory must stay within the byte caps, the worker
  * must stay up, and each event must appear once.
  */
+import net, { type AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -171,7 +172,7 @@ async function harness(citations: Record<string, unknown> = {}) {
     testConfig(undefined, {
       worker: { queues: ['review.recorded'], concurrency: 8 },
       citations: {
-        allow_private_hosts: ['localhost'],
+        allow_private_hosts: [`localhost:${pages.port}`],
         ...LIMITS,
         // Enough that no fetch waits for another: a review's time is its slowest fetch.
         per_host_concurrency: 512,
@@ -378,25 +379,48 @@ describe('hostile pages under load', () => {
     expect(after.result.counts).toEqual({ ok: 1, unverified: 0, fetch_failed: 0 });
   }, 60_000);
 
-  it('admits an allow-listed address, and no name that resolves to it', async () => {
-    const h = await harness({ allow_private_hosts: ['127.0.0.1'] });
-    const evidence = [
-      { claim: 'literal', url: `http://127.0.0.1:${pages.port}/article?allowed=1`, excerpt: EXCERPT },
-      { claim: 'name', url: `http://localhost:${pages.port}/secret?allowed=1`, excerpt: 'x' },
-      { claim: 'upper case', url: `http://LOCALHOST:${pages.port}/secret?allowed=1`, excerpt: 'x' },
-      { claim: 'other loopback', url: `http://127.0.0.2:${pages.port}/secret?allowed=1`, excerpt: 'x' },
-    ];
-    await h.publisher.publishReviewRecorded({ reviewId: 'names', hypothesisId: 'h', evidence });
-    await h.waitForJob('review.recorded', 'review.names.r0');
-    const { result } = await results(h, 'names');
-    expect(result.results.map((r) => [r.status, r.reason ?? null])).toEqual([
-      ['ok', null],
-      ['fetch_failed', 'blocked_address'],
-      ['fetch_failed', 'blocked_address'],
-      ['fetch_failed', 'blocked_address'],
-    ]);
-    expect(pages.hits.get('/secret')).toBeUndefined();
-    expectEventsOnce(await h.events(), [{ reviewId: 'names', result }]);
+  it('admits an allow-listed address on its port, no other port of it, and no name that resolves to it', async () => {
+    // Another service on the admitted address, as Redis was beside a page
+    // server on the list: a redirect there must not even connect.
+    let accepted = 0;
+    const other = net.createServer((socket) => {
+      accepted++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const otherPort = (other.address() as AddressInfo).port;
+    pages.route(
+      '/to-other-port',
+      redirect(() => `http://127.0.0.1:${otherPort}/`),
+    );
+    try {
+      const h = await harness({ allow_private_hosts: [`127.0.0.1:${pages.port}`] });
+      const evidence = [
+        { claim: 'literal', url: `http://127.0.0.1:${pages.port}/article?allowed=1`, excerpt: EXCERPT },
+        { claim: 'name', url: `http://localhost:${pages.port}/secret?allowed=1`, excerpt: 'x' },
+        { claim: 'upper case', url: `http://LOCALHOST:${pages.port}/secret?allowed=1`, excerpt: 'x' },
+        { claim: 'other loopback', url: `http://127.0.0.2:${pages.port}/secret?allowed=1`, excerpt: 'x' },
+        { claim: 'other port', url: `http://127.0.0.1:${otherPort}/?allowed=1`, excerpt: 'x' },
+        { claim: 'redirect to another port', url: `http://127.0.0.1:${pages.port}/to-other-port`, excerpt: 'x' },
+      ];
+      await h.publisher.publishReviewRecorded({ reviewId: 'names', hypothesisId: 'h', evidence });
+      await h.waitForJob('review.recorded', 'review.names.r0');
+      const { result } = await results(h, 'names');
+      expect(result.results.map((r) => [r.status, r.reason ?? null])).toEqual([
+        ['ok', null],
+        ['fetch_failed', 'blocked_address'],
+        ['fetch_failed', 'blocked_address'],
+        ['fetch_failed', 'blocked_address'],
+        ['fetch_failed', 'blocked_address'],
+        ['fetch_failed', 'blocked_address'],
+      ]);
+      expect(pages.hits.get('/secret')).toBeUndefined();
+      expect(pages.hits.get('/to-other-port')).toBe(1);
+      expect(accepted).toBe(0);
+      expectEventsOnce(await h.events(), [{ reviewId: 'names', result }]);
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
   });
 });
 

@@ -102,7 +102,7 @@ beforeAll(async () => {
     worker: { concurrency: 8, shutdown_timeout_ms: 3000 },
     metrics: { port: 0, host: '127.0.0.1' },
     anthropic: { api_key: 'sk-cluster-test', base_url: fake.url, timeout_ms: 5000 },
-    citations: { allow_private_hosts: ['localhost'] },
+    citations: { allow_private_hosts: [`localhost:${pages.port}`] },
     logging: { level: 'silent' },
   });
   runtime = await startWorkerRuntime({

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import net from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FetcherError } from '../../src/fetcher/errors.js';
@@ -249,6 +250,82 @@ describe('fetchPage: redirects', () => {
     const creds = failure(await fetchPage(`${server.origin}/to-credentials`, testOptions()));
     expect(creds.reason).toBe('invalid_url');
     expect(creds.detail).not.toContain('secret');
+  });
+});
+
+describe('fetchPage: an allow-list entry admits its port, not the host', () => {
+  // A plain TCP listener on another port of the admitted host, as Redis was
+  // beside an allow-listed page server: it must never see a connection.
+  let listener: net.Server;
+  let listenerPort: number;
+  let accepted = 0;
+  let pages: LoopbackServer;
+
+  beforeAll(async () => {
+    listener = net.createServer((socket) => {
+      accepted++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    listenerPort = (listener.address() as net.AddressInfo).port;
+    pages = await startServer({
+      '/page': (_req, res) => res.end('<p>admitted</p>'),
+      '/to-literal-port': (req, res) => redirect(`http://127.0.0.1:${listenerPort}/`)(req, res),
+      '/to-name-port': (req, res) => redirect(`http://localhost:${listenerPort}/`)(req, res),
+    });
+  });
+  afterAll(async () => {
+    await pages.close();
+    await new Promise<void>((resolve) => listener.close(() => resolve()));
+  });
+
+  async function listenerUntouched(): Promise<void> {
+    // Let the listener see a connection that was made, before counting.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(accepted).toBe(0);
+  }
+
+  it('refuses a redirect to another port of an admitted IP literal', async () => {
+    const options = testOptions({ policy: { allowPrivateHosts: [`127.0.0.1:${pages.port}`] } });
+    const admitted = await fetchPage(`${pages.literal}/page`, options);
+    expect(admitted.ok && text(admitted.body)).toBe('<p>admitted</p>');
+    const outcome = failure(await fetchPage(`${pages.literal}/to-literal-port`, options));
+    expect(outcome.reason).toBe('blocked_address');
+    expect(outcome.detail).toContain(`127.0.0.1:${listenerPort}`);
+    await listenerUntouched();
+  });
+
+  it('refuses a redirect to another port of an admitted name', async () => {
+    const options = testOptions({ policy: { allowPrivateHosts: [`localhost:${pages.port}`] } });
+    const admitted = await fetchPage(`${pages.origin}/page`, options);
+    expect(admitted.ok && text(admitted.body)).toBe('<p>admitted</p>');
+    const outcome = failure(await fetchPage(`${pages.origin}/to-name-port`, options));
+    expect(outcome.reason).toBe('blocked_address');
+    expect(outcome.detail).toContain(`localhost:${listenerPort}`);
+    await listenerUntouched();
+  });
+
+  it('admits the default ports only for an entry without a port', async () => {
+    const before = pages.requests.length;
+    for (const entry of ['127.0.0.1', 'localhost']) {
+      const options = testOptions({ policy: { allowPrivateHosts: [entry] } });
+      expect(failure(await fetchPage(`${pages.literal}/page`, options)).reason).toBe('blocked_address');
+      expect(failure(await fetchPage(`${pages.origin}/page`, options)).reason).toBe('blocked_address');
+    }
+    expect(pages.requests.length).toBe(before);
+  });
+
+  it('admits every port of a host listed with the wildcard port', async () => {
+    const options = testOptions({ policy: { allowPrivateHosts: ['127.0.0.1:*'] } });
+    const admitted = await fetchPage(`${pages.literal}/page`, options);
+    expect(admitted.ok).toBe(true);
+    // The wildcard is for the host written: a name for it stays refused.
+    expect(failure(await fetchPage(`${pages.origin}/page`, options)).reason).toBe('blocked_address');
+  });
+
+  it('rejects a malformed entry as a programming error', async () => {
+    const options = testOptions({ policy: { allowPrivateHosts: ['localhost:http'] } });
+    await expect(fetchPage(`${pages.origin}/page`, options)).rejects.toMatchObject({ code: 'CITATION_BAD_OPTIONS' });
   });
 });
 

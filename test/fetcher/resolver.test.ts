@@ -25,11 +25,11 @@ const DNS = {
 };
 
 describe('createGuardedLookup', () => {
-  const policy = { allowPrivateHosts: ['intranet.example', 'LOCALHOST'] };
+  const policy = { allowPrivateHosts: ['intranet.example', 'LOCALHOST:*'] };
 
   it('answers every address of a public name when asked for all', async () => {
     const lookup = fakeLookup(DNS);
-    const answer = await ask(createGuardedLookup(policy, lookup), 'public.test');
+    const answer = await ask(createGuardedLookup(policy, 80, lookup), 'public.test');
     expect(answer.err).toBeNull();
     expect(answer.address).toEqual([
       { address: '93.184.216.34', family: 4 },
@@ -39,9 +39,9 @@ describe('createGuardedLookup', () => {
   });
 
   it('answers the first address when asked for one, after checking them all', async () => {
-    const answer = await ask(createGuardedLookup(policy, fakeLookup(DNS)), 'public.test', { family: 0 });
+    const answer = await ask(createGuardedLookup(policy, 80, fakeLookup(DNS)), 'public.test', { family: 0 });
     expect(answer).toEqual({ err: null, address: '93.184.216.34', family: 4 });
-    const mixed = await ask(createGuardedLookup(policy, fakeLookup(DNS)), 'mixed.test', { family: 0 });
+    const mixed = await ask(createGuardedLookup(policy, 80, fakeLookup(DNS)), 'mixed.test', { family: 0 });
     expect((mixed.err as BlockedAddressError).code).toBe('CITATION_BLOCKED_ADDRESS');
   });
 
@@ -51,7 +51,7 @@ describe('createGuardedLookup', () => {
     ['mapped.test', '::ffff:10.0.0.1 (ipv4_mapped)'],
     ['metadata.test', '169.254.169.254 (link_local)'],
   ])('refuses %s, which resolves to %s', async (name, listed) => {
-    const answer = await ask(createGuardedLookup(policy, fakeLookup(DNS)), name);
+    const answer = await ask(createGuardedLookup(policy, 80, fakeLookup(DNS)), name);
     expect(answer.err).toBeInstanceOf(BlockedAddressError);
     const err = answer.err as BlockedAddressError;
     expect(err.code).toBe('CITATION_BLOCKED_ADDRESS');
@@ -62,22 +62,38 @@ describe('createGuardedLookup', () => {
   });
 
   it('admits allow-listed names whatever they resolve to, and only those names', async () => {
-    const lookup = createGuardedLookup(policy, fakeLookup(DNS));
+    const lookup = createGuardedLookup(policy, 80, fakeLookup(DNS));
     expect((await ask(lookup, 'intranet.example')).address).toEqual([{ address: '10.0.0.7', family: 4 }]);
     expect((await ask(lookup, 'localhost')).err).toBeNull();
     // loopback.test resolves to the same kind of address localhost does: still refused.
     expect((await ask(lookup, 'loopback.test')).err).toBeInstanceOf(BlockedAddressError);
   });
 
+  it('admits a listed name on its ports only', async () => {
+    const dns = fakeLookup(DNS);
+    const ports = { allowPrivateHosts: ['intranet.example:8080', 'localhost'] };
+    expect((await ask(createGuardedLookup(ports, 8080, dns), 'intranet.example')).err).toBeNull();
+    const other = (await ask(createGuardedLookup(ports, 6379, dns), 'intranet.example')).err as BlockedAddressError;
+    expect(other).toBeInstanceOf(BlockedAddressError);
+    expect(other.message).toBe(
+      'intranet.example:6379 resolves to a non-public address: 10.0.0.7 (private)' +
+        ' (the allow-list admits intranet.example on other ports only)',
+    );
+    // Without a port, the default ports and no other.
+    expect((await ask(createGuardedLookup(ports, 80, dns), 'localhost')).err).toBeNull();
+    expect((await ask(createGuardedLookup(ports, 443, dns), 'localhost')).err).toBeNull();
+    expect((await ask(createGuardedLookup(ports, 6379, dns), 'localhost')).err).toBeInstanceOf(BlockedAddressError);
+  });
+
   it('passes resolver failures through, and treats an empty answer as not found', async () => {
-    const lookup = createGuardedLookup(policy, fakeLookup(DNS));
+    const lookup = createGuardedLookup(policy, 80, fakeLookup(DNS));
     expect((await ask(lookup, 'nowhere.test')).err?.code).toBe('ENOTFOUND');
     expect((await ask(lookup, 'empty.test')).err?.code).toBe('ENOTFOUND');
   });
 
   it('asks the resolver for all addresses, keeping the caller family and hints', async () => {
     const seen: unknown[] = [];
-    const lookup = createGuardedLookup(policy, (hostname, options, callback) => {
+    const lookup = createGuardedLookup(policy, 80, (hostname, options, callback) => {
       seen.push(options);
       callback(null, [{ address: '93.184.216.34', family: 4 }]);
     });
@@ -86,10 +102,10 @@ describe('createGuardedLookup', () => {
   });
 
   it('uses dns.lookup by default (localhost from the hosts file)', async () => {
-    const guarded = createGuardedLookup({ allowPrivateHosts: [] });
+    const guarded = createGuardedLookup({ allowPrivateHosts: [] }, 80);
     const refused = await ask(guarded, 'localhost');
     expect(refused.err).toBeInstanceOf(BlockedAddressError);
-    const admitted = await ask(createGuardedLookup({ allowPrivateHosts: ['localhost'] }), 'localhost');
+    const admitted = await ask(createGuardedLookup({ allowPrivateHosts: ['localhost'] }, 80), 'localhost');
     expect(admitted.err).toBeNull();
   });
 });
@@ -116,7 +132,7 @@ describe('the guard inside net.connect', () => {
 
   it('connects to the address it checked', async () => {
     const dns = fakeLookup({ 'intranet.example': ['127.0.0.1'] });
-    const lookup = createGuardedLookup({ allowPrivateHosts: ['intranet.example'] }, dns);
+    const lookup = createGuardedLookup({ allowPrivateHosts: [`intranet.example:${server.port}`] }, server.port, dns);
     expect(await connect('intranet.example', lookup)).toBe('connected to 127.0.0.1');
     // One resolution per connection: nothing asks the DNS a second time.
     expect(dns.calls).toEqual(['intranet.example']);
@@ -126,7 +142,11 @@ describe('the guard inside net.connect', () => {
     // Let the server see the connections of earlier tests before counting.
     await new Promise((resolve) => setTimeout(resolve, 50));
     const before = server.connections;
-    const lookup = createGuardedLookup({ allowPrivateHosts: [] }, fakeLookup({ 'evil.test': ['127.0.0.1'] }));
+    const lookup = createGuardedLookup(
+      { allowPrivateHosts: [] },
+      server.port,
+      fakeLookup({ 'evil.test': ['127.0.0.1'] }),
+    );
     expect(await connect('evil.test', lookup)).toBe('error CITATION_BLOCKED_ADDRESS');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.connections).toBe(before);
@@ -134,7 +154,7 @@ describe('the guard inside net.connect', () => {
 
   it('is not consulted for an IP literal, which is why URLs are checked first', async () => {
     const dns = fakeLookup({});
-    const lookup = createGuardedLookup({ allowPrivateHosts: [] }, dns);
+    const lookup = createGuardedLookup({ allowPrivateHosts: [] }, server.port, dns);
     expect(await connect('127.0.0.1', lookup)).toBe('connected to 127.0.0.1');
     expect(dns.calls).toEqual([]);
   });

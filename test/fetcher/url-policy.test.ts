@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkUrl, isAllowedHost, normalizeHost, type FetchPolicy } from '../../src/fetcher/url-policy.js';
+import { normalizeHost, parseAllowEntry } from '../../src/fetcher/allow-list.js';
+import { checkUrl, isAllowedHost, type FetchPolicy } from '../../src/fetcher/url-policy.js';
 
 const NONE: FetchPolicy = { allowPrivateHosts: [] };
 
@@ -121,32 +122,93 @@ describe('checkUrl', () => {
 });
 
 describe('the allow-list', () => {
-  it('admits listed IP literals, in any spelling', () => {
-    const policy: FetchPolicy = { allowPrivateHosts: ['127.0.0.1', '[::1]', '10.1.2.3'] };
+  it('admits listed IP literals on their ports, in any spelling', () => {
+    const policy: FetchPolicy = { allowPrivateHosts: ['127.0.0.1:8080', '[::1]:8080', '10.1.2.3:*'] };
     expect(reason('http://127.0.0.1:8080/', policy)).toBe('ok');
-    expect(reason('http://2130706433/', policy)).toBe('ok');
-    expect(reason('http://[::1]/', policy)).toBe('ok');
-    expect(reason('http://[0::1]/', policy)).toBe('ok');
+    expect(reason('http://2130706433:8080/', policy)).toBe('ok');
+    expect(reason('http://[::1]:8080/', policy)).toBe('ok');
+    expect(reason('http://[0::1]:8080/', policy)).toBe('ok');
     expect(reason('http://10.1.2.3/', policy)).toBe('ok');
-    // Only those: the rest of the range stays refused.
-    expect(reason('http://127.0.0.2/', policy)).toBe('blocked_address');
+    expect(reason('https://10.1.2.3:6379/', policy)).toBe('ok');
+    // Only those: the rest of the range and the other ports stay refused.
+    expect(reason('http://127.0.0.2:8080/', policy)).toBe('blocked_address');
     expect(reason('http://10.1.2.4/', policy)).toBe('blocked_address');
-    expect(reason('http://[::ffff:127.0.0.1]/', policy)).toBe('blocked_address');
+    expect(reason('http://[::ffff:127.0.0.1]:8080/', policy)).toBe('blocked_address');
+    expect(reason('http://127.0.0.1/', policy)).toBe('blocked_address');
+    expect(reason('http://127.0.0.1:6379/', policy)).toBe('blocked_address');
+    expect(reason('http://[::1]:6379/', policy)).toBe('blocked_address');
+  });
+
+  it('admits an entry without a port on the default ports only', () => {
+    const policy: FetchPolicy = { allowPrivateHosts: ['127.0.0.1', '::1'] };
+    expect(reason('http://127.0.0.1/', policy)).toBe('ok');
+    expect(reason('https://127.0.0.1/', policy)).toBe('ok');
+    expect(reason('http://127.0.0.1:80/', policy)).toBe('ok');
+    expect(reason('http://127.0.0.1:443/', policy)).toBe('ok');
+    expect(reason('http://[::1]/', policy)).toBe('ok');
+    expect(reason('http://127.0.0.1:6379/', policy)).toBe('blocked_address');
+    expect(reason('https://127.0.0.1:8443/', policy)).toBe('blocked_address');
+    expect(reason('http://[::1]:6379/', policy)).toBe('blocked_address');
+  });
+
+  it('names the port refused, and says when the host is listed for others', () => {
+    const policy: FetchPolicy = { allowPrivateHosts: ['127.0.0.1:8080'] };
+    const listed = checkUrl('http://127.0.0.1:6379/', policy);
+    expect(listed.ok || listed.detail).toBe(
+      '127.0.0.1:6379 is a loopback address (the allow-list admits 127.0.0.1 on other ports only)',
+    );
+    const other = checkUrl('http://[::1]/', policy);
+    expect(other.ok || other.detail).toBe('[::1]:80 is a loopback address');
   });
 
   it('matches names exactly and case-insensitively', () => {
-    const policy: FetchPolicy = { allowPrivateHosts: ['LocalHost', 'intranet.example'] };
-    expect(isAllowedHost('localhost', policy)).toBe(true);
-    expect(isAllowedHost('INTRANET.example', policy)).toBe(true);
-    expect(isAllowedHost('localhost.', policy)).toBe(false);
-    expect(isAllowedHost('a.localhost', policy)).toBe(false);
-    expect(isAllowedHost('intranet.example.evil.test', policy)).toBe(false);
-    expect(isAllowedHost('127.0.0.1', policy)).toBe(false);
+    const policy: FetchPolicy = { allowPrivateHosts: ['LocalHost:*', 'intranet.example'] };
+    expect(isAllowedHost('localhost', 6379, policy)).toBe(true);
+    expect(isAllowedHost('INTRANET.example', 443, policy)).toBe(true);
+    expect(isAllowedHost('intranet.example', 8443, policy)).toBe(false);
+    expect(isAllowedHost('localhost.', 80, policy)).toBe(false);
+    expect(isAllowedHost('a.localhost', 80, policy)).toBe(false);
+    expect(isAllowedHost('intranet.example.evil.test', 80, policy)).toBe(false);
+    expect(isAllowedHost('127.0.0.1', 80, policy)).toBe(false);
   });
 
   it('normalizes hosts as the URL parser writes them', () => {
     expect(normalizeHost('[0:0::1]')).toBe('::1');
     expect(normalizeHost('::FFFF:127.0.0.1')).toBe('::ffff:7f00:1');
     expect(normalizeHost(' Example.ORG ')).toBe('example.org');
+  });
+
+  it.each([
+    ['localhost', 'localhost', [80, 443]],
+    ['LocalHost:8080', 'localhost', [8080]],
+    ['127.0.0.1:*', '127.0.0.1', 'any'],
+    ['[::1]:8080', '::1', [8080]],
+    ['[0:0::1]', '::1', [80, 443]],
+    ['::1', '::1', [80, 443]],
+    ['::1:8080', '::1:8080', [80, 443]],
+    ['[::1]:*', '::1', 'any'],
+  ])('reads the entry %j as host %j on ports %j', (raw, host, ports) => {
+    expect(parseAllowEntry(raw)).toEqual({ ok: true, entry: { host, ports } });
+  });
+
+  it.each([
+    '',
+    ':8080',
+    'localhost:',
+    'localhost:0',
+    'localhost:65536',
+    'localhost:http',
+    'localhost:80:80',
+    'http://localhost',
+    '[::1',
+    '[::1]8080',
+    '[localhost]:80',
+    '127.0.0.1:-1',
+  ])('refuses the malformed entry %j', (raw) => {
+    const parsed = parseAllowEntry(raw);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.detail).toContain('expected `host`, `host:port`');
+    // A malformed entry admits nothing, even the host it seems to name.
+    expect(isAllowedHost('localhost', 80, { allowPrivateHosts: [raw] })).toBe(false);
   });
 });

@@ -325,7 +325,7 @@ describe.skipIf(missing(PROMETHEUS) !== undefined)(
         join(dir, 'verifier.toml'),
         toml(
           config(verifierPort, ['review.recorded', 'goal.submitted'], {
-            citations: { allow_private_hosts: ['localhost', '127.0.0.1'], total_timeout_ms: 5000 },
+            citations: { allow_private_hosts: [`localhost:${pages.port}`], total_timeout_ms: 5000 },
             review: { api_token: REVIEW_TOKEN },
           }),
         ),

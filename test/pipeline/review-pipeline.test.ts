@@ -46,7 +46,7 @@ async function harness(overrides: Parameters<typeof testConfig>[1] = {}) {
       ...overrides,
       worker: { queues: ['review.recorded'], ...overrides.worker },
       citations: {
-        allow_private_hosts: ['localhost'],
+        allow_private_hosts: [`localhost:${pages.port}`],
         max_bytes: 100_000,
         body_timeout_ms: 500,
         total_timeout_ms: 2000,
