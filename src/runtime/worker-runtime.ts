@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
-import { Worker, type ConnectionOptions, type Job } from 'bullmq';
+import type { ConnectionOptions, Job, Worker } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 import { createAnthropicAssessor, createAnthropicClient } from '../classifier/anthropic-assessor.js';
@@ -21,6 +21,7 @@ import { createQueueDepth } from '../metrics/queue-depth.js';
 import { createGoalProcessor } from '../processors/goal-processor.js';
 import { createHypothesisProcessor, type ProcessorDeps } from '../processors/hypothesis-processor.js';
 import { createBlockingConnection } from '../queues/connection.js';
+import { JobWorker } from '../queues/job-worker.js';
 import { createDecisionStore } from '../store/decision-store.js';
 import { createVerdictStore } from '../store/verdict-store.js';
 import { buildVerifier } from '../citations/build.js';
@@ -211,7 +212,8 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
 
   const { worker: w } = config;
   for (const queue of w.queues) {
-    const worker = new Worker(queue, processors[queue], {
+    // A JobWorker fails a job whose data is not JSON, which BullMQ leaves active (job-worker.ts).
+    const worker = new JobWorker(queue, processors[queue], {
       connection: connect(`worker:${queue}`) as ConnectionOptions,
       prefix: config.redis.prefix,
       // Recorded on each job as processedBy: which pod handled it.

@@ -4,8 +4,9 @@
  * as a publisher that does not validate (or one in another language) would
  * write it: wrong types, missing fields, strings past the schema's bounds
  * (megabytes), 10,000-deep nesting, keys that aim at the prototype, NaN and
- * Infinity (null in JSON), and no payload at all. The fixed nasty ones and
- * 240 generated with fast-check, in each of three rounds.
+ * Infinity (null in JSON), no payload at all, and data that is not JSON at
+ * all. The fixed nasty ones and 240 generated with fast-check, in each of
+ * three rounds.
  *
  * Each must fail at once and for good, with a reason that names the field,
  * without a model call, without an event, without taking the worker down or
@@ -546,6 +547,72 @@ describe('hostile jobs', () => {
     // (Each lone surrogate reaches the model as U+FFFD.)
     expect(fake.requests.filter((r) => /Half \uFFFD a pair \uFFFD\./.test(r.text))).toHaveLength(1);
   }, 60_000);
+
+  it('fails a job whose data is not JSON at once, keeps its text, and goes on', async () => {
+    // What a publisher that builds its JSON by hand, or writes the job hash
+    // itself, can leave in Redis: BullMQ cannot even read such a job.
+    const texts = [
+      '{not json',
+      '{"hypothesisId":"cut","text":"trunc',
+      "{'single': 'quotes'}",
+      'undefined',
+      '\u0000\xff',
+    ];
+    const errors: string[] = [];
+    const onError = (err: Error) => errors.push(err.message);
+    for (const q of QUEUES) h.runtime.workers.get(q)!.on('error', onError);
+    const eventsBefore = (await h.events()).length;
+    const requestsBefore = fake.requests.length;
+    try {
+      const bad: Array<{ queue: QueueName; jobId: string; text: string }> = [];
+      const good: Array<{ queue: QueueName; jobId: string }> = [];
+      for (const [k, text] of texts.entries()) {
+        for (const queue of QUEUES) {
+          bad.push({ queue, text, jobId: await addRaw(queue, text) });
+          // A valid job right behind each, so a worker that finishes one job
+          // and is handed the next in the same call meets the bad one there too.
+          if (queue === 'hypothesis.saved') {
+            const json = JSON.stringify({ hypothesisId: `after-${k}`, text: `Benign, number ${k}.` });
+            good.push({ queue, jobId: await addRaw(queue, json) });
+          }
+        }
+      }
+      const started = Date.now();
+      await waitUntil(
+        `${bad.length} jobs with non-JSON data failed`,
+        async () => {
+          for (const { queue, jobId } of bad)
+            if ((await h.publisher.queue(queue).getJobState(jobId)) !== 'failed') return false;
+          return true;
+        },
+        5_000,
+      );
+      const seconds = (Date.now() - started) / 1000;
+      for (const { queue, jobId, text } of bad) {
+        const label = `${queue} ${JSON.stringify(text)}`;
+        // Still readable by any BullMQ client (getJob, dashboards), with the text as it was written.
+        const job = await h.publisher.queue(queue).getJob(jobId);
+        expect(job!.data, label).toBe(text);
+        expect(job!.failedReason, label).toMatch(/^job data is not JSON: /);
+        expect(job!.failedReason.length, label).toBeLessThan(300);
+        expect(job!.stacktrace?.[0], label).toMatch(/^UnrecoverableError: job data is not JSON/);
+        expect(job!.attemptsMade, label).toBe(1);
+      }
+      for (const { queue, jobId } of good) await h.waitForJob(queue, jobId, 'completed', 10_000);
+      // Nothing announced and no model call for the bad ones; the good ones were classified.
+      const events = (await h.events()).slice(eventsBefore);
+      expect(events.map((e) => e.eventId).sort()).toEqual(
+        good.map((_, k) => `hypothesis_assessed/after-${k}/r0`).sort(),
+      );
+      expect(fake.requests.length - requestsBefore).toBe(good.length);
+      // Failed as a job, not reported as a fault of the worker.
+      expect(errors).toEqual([]);
+      expect(seconds).toBeLessThan(5);
+      for (const q of QUEUES) expect(h.runtime.workers.get(q)!.isRunning(), q).toBe(true);
+    } finally {
+      for (const q of QUEUES) h.runtime.workers.get(q)!.off('error', onError);
+    }
+  });
 
   // A fault in src/contracts/payloads.ts: the Id schema admits lone
   // surrogates, but ids are percent-encoded into keys and event ids

@@ -1,0 +1,91 @@
+/**
+ * The BullMQ Worker of every queue, with one change: a job whose stored data
+ * is not JSON fails at once, for good, with the reason "job data is not
+ * JSON", instead of being left active.
+ *
+ * BullMQ (5.81.5) reads a job it has just moved to active with
+ * Job.fromJSON, which calls JSON.parse on the `data` field
+ * (dist/esm/classes/job.js, `static fromJSON`). When that throws, the
+ * SyntaxError leaves Worker.nextJobFromJobData (worker.js, through
+ * `createJob`); the main loop's retryIfFailed emits it as a worker 'error'
+ * and drops it (`onlyEmitError`). The job stays active under a lock no one
+ * renews. The stalled check (commands/moveStalledJobsToWait-9.lua) moves it
+ * back to wait, and past the stalled limit only marks it to fail (the
+ * `defa` field): the failing is left to the next worker that reads it,
+ * which cannot. So it goes round, active and stalled, and never fails. A
+ * publisher that writes the job hash itself, or builds its JSON by hand,
+ * can leave such a job (docs/operations.md has a reproduction). No
+ * processor can refuse it: BullMQ never hands it over.
+ *
+ * `createJob` is BullMQ's hook for reading a job (protected, meant for
+ * subclasses). Here it reads an unreadable job with its text as the data
+ * and a deferred failure, the field BullMQ itself checks before calling the
+ * processor (`getUnrecoverableErrorMessage`): processJob then fails the job
+ * with an UnrecoverableError under the job's own lock, through
+ * Job.moveToFailed, as it fails any job. Before that, the text is stored
+ * back as a JSON string, so that every BullMQ client (getJob, getFailed,
+ * dashboards) can read the failed job, with the text exactly as written.
+ */
+import { Worker, type Job, type JobJsonRaw } from 'bullmq';
+
+/** The start of the failedReason of a job whose data is not JSON. */
+export const DATA_NOT_JSON = 'job data is not JSON';
+
+// The parser's message quotes the start of the text, which is untrusted and
+// goes to the failed job and the logs: keep it short.
+const MAX_DETAIL = 200;
+
+/** Why `text` is not JSON; undefined when it is. */
+function jsonProblem(text: string): string | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return message.length > MAX_DETAIL ? `${message.slice(0, MAX_DETAIL)}...` : message;
+  }
+}
+
+export class JobWorker<DataType = unknown, ResultType = unknown, NameType extends string = string> extends Worker<
+  DataType,
+  ResultType,
+  NameType
+> {
+  // Jobs read by the fallback below: their data is the stored text.
+  private readonly unreadable = new WeakSet<Job>();
+
+  protected override createJob(raw: JobJsonRaw, jobId: string): Job<DataType, ResultType, NameType> {
+    try {
+      return super.createJob(raw, jobId);
+    } catch (err) {
+      // BullMQ reads a missing or empty `data` as {}: only a text can fail here.
+      const problem = typeof raw.data === 'string' ? jsonProblem(raw.data) : undefined;
+      // Another field that does not parse is not ours to judge: BullMQ's own behaviour.
+      if (problem === undefined) throw err;
+      const job = super.createJob(
+        { ...raw, data: JSON.stringify(raw.data), defa: `${DATA_NOT_JSON}: ${problem}` },
+        jobId,
+      );
+      this.unreadable.add(job);
+      return job;
+    }
+  }
+
+  protected override async handleFailed(
+    err: Error,
+    job: Job<DataType, ResultType, NameType>,
+    token: string,
+    fetchNextCallback?: () => boolean,
+    span?: Parameters<Worker['handleFailed']>[4],
+  ): Promise<Job<DataType, ResultType, NameType>> {
+    if (this.unreadable.has(job)) {
+      try {
+        // HSET of `data` to the text as a JSON string (Job.updateData).
+        await job.updateData(job.data);
+      } catch {
+        // The job still fails below; a connection error there retries this too.
+      }
+    }
+    return super.handleFailed(err, job, token, fetchNextCallback, span);
+  }
+}
