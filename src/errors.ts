@@ -21,7 +21,8 @@ export type ErrorCode =
   | 'REVIEW_INVALID'
   | 'REVIEW_NOT_FOUND'
   | 'REVIEW_NOT_HELD'
-  | 'REVIEW_ALREADY_DECIDED';
+  | 'REVIEW_ALREADY_DECIDED'
+  | 'REVIEW_UNAVAILABLE';
 
 export class CosciError extends Error {
   override name = 'CosciError';
@@ -53,13 +54,15 @@ export class PayloadError extends CosciError {
   }
 }
 
-export type ReviewErrorCode = 'REVIEW_INVALID' | 'REVIEW_NOT_FOUND' | 'REVIEW_NOT_HELD' | 'REVIEW_ALREADY_DECIDED';
+export type ReviewErrorCode =
+  'REVIEW_INVALID' | 'REVIEW_NOT_FOUND' | 'REVIEW_NOT_HELD' | 'REVIEW_ALREADY_DECIDED' | 'REVIEW_UNAVAILABLE';
 
 /**
  * A review request that cannot be carried out: bad input (`REVIEW_INVALID`,
  * naming the field), no such hypothesis or revision (`REVIEW_NOT_FOUND`), a
- * revision that is not held (`REVIEW_NOT_HELD`), or one a person has already
- * decided (`REVIEW_ALREADY_DECIDED`: a decision is final for its revision).
+ * revision that is not held (`REVIEW_NOT_HELD`), one a person has already
+ * decided (`REVIEW_ALREADY_DECIDED`: a decision is final for its revision),
+ * or Redis out of reach (`REVIEW_UNAVAILABLE`: try again later).
  */
 export class ReviewError extends CosciError {
   override name = 'ReviewError';

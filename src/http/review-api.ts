@@ -55,7 +55,11 @@ const STATUS_OF: Record<ReviewErrorCode, number> = {
   REVIEW_NOT_FOUND: 404,
   REVIEW_NOT_HELD: 409,
   REVIEW_ALREADY_DECIDED: 409,
+  REVIEW_UNAVAILABLE: 503,
 };
+
+/** Seconds a client is asked to wait after a 503: about the time Redis takes to come back from a restart. */
+const RETRY_AFTER_SECONDS = '5';
 
 type Outcome = 'ok' | 'unauthorized' | 'invalid' | 'not_found' | 'conflict' | 'error';
 
@@ -232,7 +236,9 @@ export function createReviewHandler(endpoint: ReviewEndpoint): (req: IncomingMes
       if (err instanceof HttpProblem) return sendProblem(res, err);
       if (err instanceof ReviewError) {
         const code = err.code as ReviewErrorCode;
-        return sendProblem(res, new HttpProblem(STATUS_OF[code] ?? 500, code, err.message));
+        const status = STATUS_OF[code] ?? 500;
+        const headers: Record<string, string> = status === 503 ? { 'retry-after': RETRY_AFTER_SECONDS } : {};
+        return sendProblem(res, new HttpProblem(status, code, err.message, headers));
       }
       endpoint.logger?.error({ err, method: req.method, path }, 'review request failed');
       sendProblem(res, new HttpProblem(500, 'REVIEW_INTERNAL', 'the request failed; see the worker log'));

@@ -1,4 +1,9 @@
-/** Builds the review service from the configuration and a Redis connection: for the CLI and the HTTP review API. */
+/**
+ * Builds the review service from the configuration and a Redis connection:
+ * for the CLI and the HTTP review API. It fails with REVIEW_UNAVAILABLE when
+ * Redis is out of reach (availability.ts); the HTTP API gives it a
+ * connection with REVIEW_CONNECTION_OPTIONS, so that this happens at once.
+ */
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/schema.js';
 import { createEventEmitter } from '../events/emitter.js';
@@ -6,11 +11,12 @@ import type { Metrics } from '../metrics/metrics.js';
 import { createDecisionStore } from '../store/decision-store.js';
 import { createReviewStore } from '../store/review-store.js';
 import { createVerdictStore } from '../store/verdict-store.js';
+import { failFastWhenUnreachable } from './availability.js';
 import { createReviewService, type ReviewService } from './review-service.js';
 
 export function buildReviewService(config: Config, redis: Redis, metrics?: Metrics): ReviewService {
   const prefix = config.redis.key_prefix;
-  return createReviewService({
+  const service = createReviewService({
     verdicts: createVerdictStore(redis, prefix),
     decisions: createDecisionStore(redis, prefix),
     reviews: createReviewStore(redis, prefix),
@@ -23,4 +29,5 @@ export function buildReviewService(config: Config, redis: Redis, metrics?: Metri
     }),
     metrics,
   });
+  return failFastWhenUnreachable(service, redis);
 }

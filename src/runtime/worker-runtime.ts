@@ -27,6 +27,7 @@ import { createVerdictStore } from '../store/verdict-store.js';
 import { buildVerifier } from '../citations/build.js';
 import { createReviewProcessor } from '../processors/review-processor.js';
 import { createReviewStore } from '../store/review-store.js';
+import { REVIEW_CONNECTION_OPTIONS } from '../review/availability.js';
 import { buildReviewService } from '../review/build.js';
 import { createReportProcessor } from '../processors/report-processor.js';
 import { createReportStore } from '../store/report-store.js';
@@ -292,7 +293,9 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
         beforeScrape: refreshDepth,
         review: config.review.api_token
           ? {
-              service: buildReviewService(config, redis, metrics),
+              // Its own connection, which fails a command at once while Redis is away
+              // (the service connection waits for Redis): the API answers 503 within 1 s.
+              service: buildReviewService(config, connect('review', REVIEW_CONNECTION_OPTIONS), metrics),
               token: config.review.api_token,
               metrics,
               logger: logger.child({ component: 'review-api' }),
