@@ -6,26 +6,12 @@
  */
 import type { CitationStatus } from '../contracts/events.js';
 import type { Evidence } from '../contracts/payloads.js';
+import type { CitationResult, UrlSummary } from '../contracts/results.js';
 import type { FetchOptions } from '../fetcher/fetch-page.js';
 import type { HostLimiter } from '../fetcher/fetch-page.js';
 import { matchExcerpt } from '../safety/citations/index.js';
 import type { PageCache } from './page-cache.js';
 import { fetchPageText, type PageText } from './page-text.js';
-
-export interface CitationResult {
-  index: number;
-  url: string;
-  status: CitationStatus;
-  excerptLen: number;
-  /** Why it is not ok: excerpt_not_found, url_not_seen, timeout, http_404, blocked_address, ... */
-  reason?: string;
-  citation_unverified: boolean;
-}
-
-export interface UrlSummary {
-  status: CitationStatus;
-  excerpt_len: number;
-}
 
 export interface VerifierOptions {
   fetchOptions: FetchOptions;

@@ -6,7 +6,7 @@
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
-import { formatIssues } from '../config/load.js';
+import { formatIssuesInline } from '../contracts/issues.js';
 import { ClassifierCallError, RateLimitedError } from '../classifier/errors.js';
 import type { Verdict } from '../safety/classification/verdict.js';
 
@@ -14,7 +14,7 @@ import type { Verdict } from '../safety/classification/verdict.js';
 export function parsePayload<S extends z.ZodType>(schema: S, queue: string, data: unknown): z.infer<S> {
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
-    throw new UnrecoverableError(`invalid ${queue} payload: ${formatIssues(parsed.error).replace(/\n/g, '; ')}`);
+    throw new UnrecoverableError(`invalid ${queue} payload: ${formatIssuesInline(parsed.error)}`);
   }
   return parsed.data;
 }

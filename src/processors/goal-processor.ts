@@ -5,14 +5,9 @@
 import type { Job } from 'bullmq';
 import type { GoalEventData } from '../contracts/events.js';
 import { GoalSubmittedSchema } from '../contracts/payloads.js';
-import type { Verdict } from '../safety/classification/verdict.js';
+import type { GoalResult } from '../contracts/results.js';
 import { guardClassification, parsePayload, verdictFields } from './classify-job.js';
 import { eventDigest, type ProcessorDeps } from './hypothesis-processor.js';
-
-export interface GoalResult {
-  goalId: string;
-  verdict: Verdict;
-}
 
 export function createGoalProcessor(deps: ProcessorDeps) {
   return async (job: Job, token?: string): Promise<GoalResult> => {

@@ -9,11 +9,12 @@ import type { CacheWrite } from '../classifier/assessment-cache.js';
 import type { Classifier, ClassifyCallOptions } from '../classifier/classifier.js';
 import { HYPOTHESIS_ACTION_EVENTS, type HypothesisEventData } from '../contracts/events.js';
 import { HypothesisSavedSchema, type HypothesisSaved } from '../contracts/payloads.js';
+import type { HypothesisResult } from '../contracts/results.js';
 import type { EventEmitter, EventToEmit } from '../events/emitter.js';
 import { eventId } from '../events/event-id.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Verdict } from '../safety/classification/verdict.js';
-import { stateOf, type Decision, type ReviewState } from '../safety/review/decision.js';
+import { stateOf, type Decision } from '../safety/review/decision.js';
 import type { DecisionStore } from '../store/decision-store.js';
 import { cachedVerdictEntry, type VerdictStore } from '../store/verdict-store.js';
 import { guardClassification, parsePayload, verdictFields, type JobControl } from './classify-job.js';
@@ -29,14 +30,6 @@ export interface ProcessorDeps {
   control: JobControl;
   /** Aborted at shutdown, after the grace period. */
   signal?: AbortSignal | undefined;
-}
-
-export interface HypothesisResult {
-  hypothesisId: string;
-  revision: number;
-  verdict: Verdict;
-  /** The revision's review state; a person's decision wins over the verdict. */
-  state: ReviewState;
 }
 
 /** The text the classifier sees: the title, when there is one, then the hypothesis. */

@@ -10,16 +10,15 @@ import type { Logger } from 'pino';
 import type { Classifier } from '../classifier/classifier.js';
 import type { ReportEventData, ReportOutcome } from '../contracts/events.js';
 import { ReportFinalizedSchema } from '../contracts/payloads.js';
+import type { ReportResult } from '../contracts/results.js';
 import type { EventEmitter } from '../events/emitter.js';
 import { eventId } from '../events/event-id.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { Verdict } from '../safety/classification/verdict.js';
 import { stateOf } from '../safety/review/decision.js';
 import {
   joinSections,
   redactSections,
   reportOutcome,
-  type Redaction,
   type ReportCheckMode,
   type SectionState,
 } from '../safety/review/report-check.js';
@@ -27,24 +26,6 @@ import type { DecisionStore } from '../store/decision-store.js';
 import type { ReportStore } from '../store/report-store.js';
 import type { VerdictStore } from '../store/verdict-store.js';
 import { guardClassification, parsePayload, type JobControl } from './classify-job.js';
-
-export interface ReportResult {
-  reportId: string;
-  revision: number;
-  runId?: string | undefined;
-  mode: ReportCheckMode;
-  /** `skipped` when the check is off. */
-  outcome: ReportOutcome | 'skipped';
-  /** True when the report may be published as `text`. */
-  publishable: boolean;
-  blockedBy?: 'held_hypotheses' | 'report_verdict' | undefined;
-  /** The report with every withheld section replaced by a notice. */
-  text: string;
-  redactions: Redaction[];
-  /** The verdict on the redacted report as a whole; absent when the check is off. */
-  verdict?: Verdict | undefined;
-  checkedAt: string;
-}
 
 export interface ReportProcessorDeps {
   mode: ReportCheckMode;

@@ -10,7 +10,8 @@ import { ReviewRecordedSchema } from '../contracts/payloads.js';
 import type { EventEmitter } from '../events/emitter.js';
 import { eventId } from '../events/event-id.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { ReviewStore, ReviewVerification } from '../store/review-store.js';
+import type { ReviewVerification } from '../contracts/results.js';
+import type { ReviewStore } from '../store/review-store.js';
 import { parsePayload } from './classify-job.js';
 
 export interface ReviewProcessorDeps {

@@ -7,7 +7,7 @@
 import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 import type { z } from 'zod';
-import { formatIssues } from '../config/load.js';
+import { formatIssuesInline } from '../contracts/issues.js';
 import {
   GoalSubmittedSchema,
   HypothesisSavedSchema,
@@ -23,9 +23,8 @@ import {
   type ReviewRecordedInput,
 } from '../contracts/payloads.js';
 import { CosciError, PayloadError } from '../errors.js';
-import type { GoalResult } from '../processors/goal-processor.js';
-import type { ReportResult } from '../processors/report-processor.js';
-import type { QueueName } from '../config/schema.js';
+import type { GoalResult, ReportResult } from '../contracts/results.js';
+import type { QueueName } from '../contracts/queues.js';
 
 /** Job options every publisher should use; other languages: see docs/contract.md. */
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {
@@ -53,7 +52,7 @@ function validate<S extends z.ZodType>(schema: S, queue: QueueName, payload: unk
   const parsed = schema.safeParse(payload);
   if (!parsed.success) {
     const fields = parsed.error.issues.map((i) => i.path.join('.') || '(payload)');
-    throw new PayloadError(`invalid ${queue} payload: ${formatIssues(parsed.error).replace(/\n/g, '; ')}`, fields);
+    throw new PayloadError(`invalid ${queue} payload: ${formatIssuesInline(parsed.error)}`, fields);
   }
   return parsed.data;
 }

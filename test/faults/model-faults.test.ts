@@ -16,7 +16,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
-import type { HypothesisResult } from '../../src/processors/hypothesis-processor.js';
+import type { HypothesisResult } from '../../src/contracts/results.js';
 import type { Action } from '../../src/safety/classification/verdict.js';
 import type { StreamEvent } from '../../src/events/reader.js';
 import {

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PayloadError } from '../../src/errors.js';
-import type { ReportResult } from '../../src/processors/report-processor.js';
+import type { ReportResult } from '../../src/contracts/results.js';
 import { buildReviewService } from '../../src/review/build.js';
 import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { testConfig } from '../support/config.js';
