@@ -44,8 +44,8 @@ export function eventDigest(text: string): string {
 /** The hypothesis's part of its events' data: before the verdict's fields, and after them. */
 function subjectFields(p: HypothesisSaved) {
   return {
-    head: { hypothesisId: p.hypothesisId, revision: p.revision },
-    tail: { ...(p.goalId ? { goalId: p.goalId } : {}), ...(p.runId ? { runId: p.runId } : {}) },
+    before: { hypothesisId: p.hypothesisId, revision: p.revision },
+    after: { goalId: p.goalId, runId: p.runId },
   };
 }
 
@@ -57,8 +57,8 @@ const NEW_VERDICT_EVENTS = [
 
 /** The events of a verdict: always assessed; the hold or flag unless a person has decided; degraded when it was. */
 function verdictEvents(p: HypothesisSaved, verdict: Verdict, decided: boolean): EventToEmit[] {
-  const { head, tail } = subjectFields(p);
-  const data: HypothesisEventData = { ...head, ...verdictFields(verdict), ...tail };
+  const { before, after } = subjectFields(p);
+  const data: HypothesisEventData = { ...before, ...verdictFields(verdict), ...after };
   const id = (type: string) => eventId(type, p.hypothesisId, p.revision);
   const events: EventToEmit[] = [{ type: 'hypothesis_assessed', eventId: id('hypothesis_assessed'), data }];
   const specific = HYPOTHESIS_ACTION_EVENTS[verdict.action];
@@ -96,15 +96,11 @@ export function createHypothesisProcessor(deps: ProcessorDeps) {
       // A first run tries the verdict cache: a text seen before under the same
       // settings gets its verdict stored and announced in this one round trip.
       // The write-once record keeps the first verdict of a revision either way.
-      const { head, tail } = subjectFields(p);
-      const headJson = JSON.stringify(head);
-      const tailJson = JSON.stringify(tail);
       const result = await deps.store.recordCached(p.hypothesisId, p.revision, cached, {
         held,
         announce: deps.emitter.templates(
           NEW_VERDICT_EVENTS.map((type) => ({ type, eventId: eventId(type, p.hypothesisId, p.revision) })),
-          `${headJson.slice(0, -1)},`,
-          tailJson === '{}' ? '}' : `,${tailJson.slice(1)}`,
+          subjectFields(p),
         ),
       });
       if (result.kind === 'created') {
