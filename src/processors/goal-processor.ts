@@ -6,6 +6,7 @@ import type { Job } from 'bullmq';
 import type { GoalEventData } from '../contracts/events.js';
 import { GoalSubmittedSchema } from '../contracts/payloads.js';
 import type { GoalResult } from '../contracts/results.js';
+import { eventId } from '../events/event-id.js';
 import { guardClassification, parsePayload, verdictFields } from './classify-job.js';
 import { eventDigest, type ProcessorDeps } from './hypothesis-processor.js';
 
@@ -27,7 +28,7 @@ export function createGoalProcessor(deps: ProcessorDeps) {
       ...verdictFields(verdict),
       ...(p.runId ? { runId: p.runId } : {}),
     };
-    const id = (type: string) => `${type}/${encodeURIComponent(p.goalId)}/${version}`;
+    const id = (type: string) => eventId(type, p.goalId, { digest: version });
     await deps.emitter.emit('goal_assessed', id('goal_assessed'), data);
     if (verdict.action === 'block') await deps.emitter.emit('goal_blocked', id('goal_blocked'), data);
     if (verdict.degraded && verdict.reason) {
