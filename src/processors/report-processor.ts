@@ -128,6 +128,26 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
       };
       const type = EVENT_OF[result.outcome];
       await deps.emitter.emit(type, eventId(type, result.reportId, result.revision), data);
+      if (v?.degraded && v.reason) {
+        // As for hypotheses and goals: a report that was not cleanly
+        // classified is announced as such, whatever its outcome.
+        await deps.emitter.emit(
+          'classifier_degraded',
+          eventId('classifier_degraded', result.reportId, result.revision),
+          {
+            target: 'report',
+            id: result.reportId,
+            revision: result.revision,
+            reason: v.reason,
+            action: v.action,
+            model: v.model,
+          },
+        );
+        deps.logger.warn(
+          { reportId: result.reportId, revision: result.revision, reason: v.reason, action: v.action },
+          'degraded verdict: report was not cleanly classified',
+        );
+      }
       if (result.outcome === 'blocked') {
         deps.logger.warn(
           { reportId: result.reportId, revision: result.revision, blockedBy: result.blockedBy },

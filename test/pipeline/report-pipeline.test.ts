@@ -111,6 +111,30 @@ describe('final report, redact mode', () => {
   });
 });
 
+describe('final report, not cleanly classified', () => {
+  it('is held, and announced by a classifier_degraded event like a hypothesis or a goal', async () => {
+    const h = await startHarness(testConfig(undefined, { safety: { final_report_check: 'redact' } }));
+    harnesses.push(h);
+    const result = await h.publisher.finalizeReport(
+      { reportId: 'rep-nokey', revision: 2, sections: [{ text: 'Kinases regulate the cell cycle.' }] },
+      { wait: true, timeoutMs: 10_000 },
+    );
+    expect(result.verdict).toMatchObject({ degraded: true, reason: 'no_api_key', action: 'quarantine' });
+    const events = await h.waitForEvents((e) => e.some((x) => x.type === 'classifier_degraded'));
+    const degraded = events.filter((e) => e.type === 'classifier_degraded');
+    expect(degraded).toHaveLength(1);
+    expect(degraded[0]!.eventId).toBe('classifier_degraded/rep-nokey/r2');
+    expect(degraded[0]!.data).toEqual({
+      target: 'report',
+      id: 'rep-nokey',
+      revision: 2,
+      reason: 'no_api_key',
+      action: 'quarantine',
+      model: result.verdict!.model,
+    });
+  });
+});
+
 describe('final report, block mode', () => {
   it('blocks a report presenting any held hypothesis, and clears one that does not', async () => {
     const h = await harness('block');
