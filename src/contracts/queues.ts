@@ -4,6 +4,8 @@
  * disagree on a shape. Adding a queue starts here (docs/architecture.md).
  */
 import type { z } from 'zod';
+import { PayloadError } from '../errors.js';
+import { formatIssuesInline } from './issues.js';
 import { PAYLOAD_SCHEMAS } from './payloads.js';
 import { RESULT_SCHEMAS } from './results.js';
 
@@ -23,3 +25,17 @@ export type PayloadOf<Q extends QueueName> = z.infer<(typeof QUEUES)[Q]['payload
 export type PayloadInputOf<Q extends QueueName> = z.input<(typeof QUEUES)[Q]['payload']>;
 /** What a job of the queue returns, and what publishers waiting on it read back. */
 export type ResultOf<Q extends QueueName> = z.infer<(typeof QUEUES)[Q]['result']>;
+
+/**
+ * A queue's payload, validated with its defaults applied; a bad one raises
+ * PayloadError naming each field. The publisher checks before it sends and the
+ * processor again when it runs, as a job may come from any client.
+ */
+export function parsePayload<Q extends QueueName>(queue: Q, data: unknown): PayloadOf<Q> {
+  const parsed = QUEUES[queue].payload.safeParse(data);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => i.path.join('.') || '(payload)');
+    throw new PayloadError(`invalid ${queue} payload: ${formatIssuesInline(parsed.error)}`, fields);
+  }
+  return parsed.data as PayloadOf<Q>;
+}

@@ -8,7 +8,8 @@ import type { Logger } from 'pino';
 import type { CacheWrite } from '../classifier/assessment-cache.js';
 import type { Classifier, ClassifyCallOptions } from '../classifier/classifier.js';
 import { HYPOTHESIS_ACTION_EVENTS, type HypothesisEventData } from '../contracts/events.js';
-import { HypothesisSavedSchema, type HypothesisSaved } from '../contracts/payloads.js';
+import type { HypothesisSaved } from '../contracts/payloads.js';
+import { parsePayload } from '../contracts/queues.js';
 import type { HypothesisResult } from '../contracts/results.js';
 import type { EventEmitter, EventToEmit } from '../events/emitter.js';
 import { eventId } from '../events/event-id.js';
@@ -17,7 +18,7 @@ import type { Verdict } from '../safety/classification/verdict.js';
 import { stateOf, type Decision } from '../safety/review/decision.js';
 import type { DecisionStore } from '../store/decision-store.js';
 import { cachedVerdictEntry, type VerdictStore } from '../store/verdict-store.js';
-import { guardClassification, parsePayload, verdictFields, type JobControl } from './classify-job.js';
+import { verdictFields } from './verdict-fields.js';
 
 export interface ProcessorDeps {
   classifier: Classifier;
@@ -27,7 +28,6 @@ export interface ProcessorDeps {
   emitter: EventEmitter;
   metrics?: Metrics | undefined;
   logger: Logger;
-  control: JobControl;
   /** Aborted at shutdown, after the grace period. */
   signal?: AbortSignal | undefined;
 }
@@ -81,8 +81,8 @@ function verdictEvents(p: HypothesisSaved, verdict: Verdict, decided: boolean): 
 }
 
 export function createHypothesisProcessor(deps: ProcessorDeps) {
-  return async (job: Job, token?: string): Promise<HypothesisResult> => {
-    const p = parsePayload(HypothesisSavedSchema, 'hypothesis.saved', job.data);
+  return async (job: Job): Promise<HypothesisResult> => {
+    const p = parsePayload('hypothesis.saved', job.data);
     const text = hypothesisText(p);
     const held = { text: p.text, title: p.title, goalId: p.goalId, runId: p.runId, agent: p.agent };
     const cached = deps.classifier.verdictCache(text, 'hypothesis');
@@ -113,14 +113,12 @@ export function createHypothesisProcessor(deps: ProcessorDeps) {
     }
     if (!verdict) {
       const cacheWrites: CacheWrite[] = [];
-      const fresh = await guardClassification(job, token, deps.control, () =>
-        deps.classifier.classify(text, 'hypothesis', {
-          signal: deps.signal,
-          onRateLimit: 'throw',
-          cacheWrites,
-          prefetched,
-        }),
-      );
+      const fresh = await deps.classifier.classify(text, 'hypothesis', {
+        signal: deps.signal,
+        onRateLimit: 'throw',
+        cacheWrites,
+        prefetched,
+      });
       const events = verdictEvents(p, fresh, false);
       // Failures are never cached.
       if (cached && !fresh.degraded)

@@ -9,7 +9,7 @@ import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Classifier } from '../classifier/classifier.js';
 import type { ReportEventData, ReportOutcome } from '../contracts/events.js';
-import { ReportFinalizedSchema } from '../contracts/payloads.js';
+import { parsePayload } from '../contracts/queues.js';
 import type { ReportResult } from '../contracts/results.js';
 import type { EventEmitter } from '../events/emitter.js';
 import { eventId } from '../events/event-id.js';
@@ -25,7 +25,6 @@ import {
 import type { DecisionStore } from '../store/decision-store.js';
 import type { ReportStore } from '../store/report-store.js';
 import type { VerdictStore } from '../store/verdict-store.js';
-import { guardClassification, parsePayload, type JobControl } from './classify-job.js';
 
 export interface ReportProcessorDeps {
   mode: ReportCheckMode;
@@ -36,7 +35,6 @@ export interface ReportProcessorDeps {
   emitter: EventEmitter;
   metrics?: Metrics | undefined;
   logger: Logger;
-  control: JobControl;
   signal?: AbortSignal | undefined;
   now?: () => Date;
 }
@@ -65,8 +63,8 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
     return new Map(unique.map((id, i) => [id, states[i]!]));
   }
 
-  return async (job: Job, token?: string): Promise<ReportResult> => {
-    const p = parsePayload(ReportFinalizedSchema, 'report.finalized', job.data);
+  return async (job: Job): Promise<ReportResult> => {
+    const p = parsePayload('report.finalized', job.data);
     let result = await deps.reports.get(p.reportId, p.revision);
     if (!result) {
       const base = { reportId: p.reportId, revision: p.revision, ...(p.runId ? { runId: p.runId } : {}) };
@@ -85,9 +83,10 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
         const ids = p.sections.flatMap((s) => (s.hypothesisId === undefined ? [] : [s.hypothesisId]));
         const { sections, redactions } = redactSections(p.sections, await statesOf(ids));
         const text = joinSections(sections);
-        const verdict = await guardClassification(job, token, deps.control, () =>
-          deps.classifier.classify(text, 'final research report', { signal: deps.signal, onRateLimit: 'throw' }),
-        );
+        const verdict = await deps.classifier.classify(text, 'final research report', {
+          signal: deps.signal,
+          onRateLimit: 'throw',
+        });
         deps.metrics?.classifications.inc({ target: 'report', action: verdict.action });
         const { outcome, blockedBy } = reportOutcome(mode, redactions, verdict.action);
         result = {

@@ -25,6 +25,7 @@ import { createBlockingConnection } from '../queues/connection.js';
 import { createDecisionStore } from '../store/decision-store.js';
 import { createVerdictStore } from '../store/verdict-store.js';
 import { buildVerifier } from '../citations/build.js';
+import { withFailurePolicy } from '../processors/job-failure.js';
 import { createReviewProcessor } from '../processors/review-processor.js';
 import { createReviewStore } from '../store/review-store.js';
 import { buildReviewService } from '../review/build.js';
@@ -181,7 +182,6 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
     emitter,
     metrics,
     logger: logger.child({ queue }),
-    control: { worker: () => workers.get(queue) },
     signal: abort.signal,
   });
   const processors: Record<QueueName, (job: Job, token?: string) => Promise<unknown>> = {
@@ -205,14 +205,13 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
       emitter,
       metrics,
       logger: logger.child({ queue: 'report.finalized' }),
-      control: { worker: () => workers.get('report.finalized') },
       signal: abort.signal,
     }),
   };
 
   const { worker: w } = config;
   for (const queue of w.queues) {
-    const worker = new Worker(queue, processors[queue], {
+    const worker = new Worker(queue, withFailurePolicy(processors[queue], { worker: () => workers.get(queue) }), {
       connection: connect(`worker:${queue}`) as ConnectionOptions,
       prefix: config.redis.prefix,
       // Recorded on each job as processedBy: which pod handled it.
