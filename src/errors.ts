@@ -1,12 +1,14 @@
 /**
  * The service's error hierarchy. Every error has a stable `code` that callers
- * match instead of parsing messages; the decision of which failures retry is
- * made once, in src/classifier/retry-policy.ts.
+ * match instead of parsing messages (docs/errors.md lists them); what each
+ * failure leads to (a retry, a delay, a degraded verdict, a failed job) is
+ * decided once, by code, in src/failure.ts.
  */
 export type ErrorCode =
   | 'CONFIG_INVALID'
   | 'CONFIG_NOT_FOUND'
   | 'PAYLOAD_INVALID'
+  | 'JOB_ABORTED'
   | 'CLASSIFIER_RATE_LIMITED'
   | 'CLASSIFIER_OVERLOADED'
   | 'CLASSIFIER_SERVER_ERROR'

@@ -5,27 +5,14 @@
  * unverified without a fetch.
  */
 import type { CitationStatus } from '../contracts/events.js';
+import { CosciError } from '../errors.js';
 import type { Evidence } from '../contracts/payloads.js';
+import type { CitationResult, UrlSummary } from '../contracts/results.js';
 import type { FetchOptions } from '../fetcher/fetch-page.js';
 import type { HostLimiter } from '../fetcher/fetch-page.js';
 import { matchExcerpt } from '../safety/citations/index.js';
 import type { PageCache } from './page-cache.js';
 import { fetchPageText, type PageText } from './page-text.js';
-
-export interface CitationResult {
-  index: number;
-  url: string;
-  status: CitationStatus;
-  excerptLen: number;
-  /** Why it is not ok: excerpt_not_found, url_not_seen, timeout, http_404, blocked_address, ... */
-  reason?: string;
-  citation_unverified: boolean;
-}
-
-export interface UrlSummary {
-  status: CitationStatus;
-  excerpt_len: number;
-}
 
 export interface VerifierOptions {
   fetchOptions: FetchOptions;
@@ -81,12 +68,16 @@ export function countByStatus(results: CitationResult[]): Record<CitationStatus,
   return counts;
 }
 
+const stopped = () => new CosciError('JOB_ABORTED', 'citation check stopped: the worker is shutting down');
+
 export function createVerifier(options: VerifierOptions): Verifier {
-  const loadPage = (url: string): Promise<PageText> => {
+  const loadPage = (url: string, signal: AbortSignal | undefined): Promise<PageText> => {
     const fetch = () =>
       options.hostLimiter.run(hostOf(url), async () => {
         const started = performance.now();
-        const page = await fetchPageText(url, options.fetchOptions);
+        // The shutdown signal cuts a slow page short: fetchPage then rejects,
+        // so the page cache stores nothing for it.
+        const page = await fetchPageText(url, { ...options.fetchOptions, signal });
         options.onFetch?.(page, (performance.now() - started) / 1000);
         return page;
       });
@@ -94,7 +85,12 @@ export function createVerifier(options: VerifierOptions): Verifier {
     return options.cache ? options.cache.get(canonicalUrl(url), fetch) : fetch();
   };
 
-  async function check(e: Evidence, index: number, seen: Set<string> | undefined): Promise<CitationResult> {
+  async function check(
+    e: Evidence,
+    index: number,
+    seen: Set<string> | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<CitationResult> {
     const base = { index, url: e.url, excerptLen: e.excerpt.length };
     const fail = (status: CitationStatus, reason: string): CitationResult => ({
       ...base,
@@ -103,7 +99,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
       citation_unverified: true,
     });
     if (seen && !seen.has(canonicalUrl(e.url))) return fail('unverified', 'url_not_seen');
-    const page = await loadPage(e.url);
+    const page = await loadPage(e.url, signal);
     if (!page.ok) return fail('fetch_failed', page.reason);
     const match = matchExcerpt(
       page.text,
@@ -121,9 +117,15 @@ export function createVerifier(options: VerifierOptions): Verifier {
       let next = 0;
       const worker = async () => {
         while (next < evidence.length) {
-          if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+          // Shutdown: the job goes back to the queue (src/failure.ts) and
+          // is verified afresh; nothing of this run is stored.
+          if (signal?.aborted) throw stopped();
           const i = next++;
-          results[i] = await check(evidence[i]!, i, seen);
+          try {
+            results[i] = await check(evidence[i]!, i, seen, signal);
+          } catch (err) {
+            throw signal?.aborted ? stopped() : err;
+          }
         }
       };
       await Promise.all(Array.from({ length: Math.min(options.concurrency, evidence.length) }, worker));

@@ -1,6 +1,6 @@
 /**
- * Failures of one classifier request, by kind. Which kinds retry is decided
- * here and nowhere else.
+ * Failures of one classifier request, by kind, each with its error code.
+ * Which of them retry is decided by code in src/failure.ts.
  */
 import { CosciError, type ErrorCode } from '../errors.js';
 import type { DegradedReason } from '../safety/classification/verdict.js';
@@ -27,20 +27,6 @@ const CODES: Record<CallFailureKind, ErrorCode> = {
   auth_error: 'CLASSIFIER_AUTH',
   aborted: 'CLASSIFIER_ABORTED',
 };
-
-/**
- * Retry with backoff: 5xx, 529, timeouts, lost connections and malformed
- * output (a model's next answer may well be valid). Never: bad requests and
- * authentication errors (the same request fails the same way), and aborts.
- * 429 is handled apart: it waits for what retry-after asks.
- */
-export const RETRYABLE: ReadonlySet<CallFailureKind> = new Set([
-  'overloaded',
-  'server_error',
-  'timeout',
-  'connection_error',
-  'malformed_output',
-]);
 
 export class ClassifierCallError extends CosciError {
   override name = 'ClassifierCallError';

@@ -1,12 +1,13 @@
 /**
  * The one retry layer of classifier requests: exponential backoff with full
- * jitter for the retryable kinds (errors.ts), the server's retry-after when it
+ * jitter for the failures src/failure.ts retries, the server's retry-after when it
  * gives one, and a fixed budget. A 429 either goes up to the processor (which
  * hands the wait to BullMQ as a rate limit, spending no attempt) or, in the
  * one-off CLI, is waited out here.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ClassifierCallError, RateLimitedError, RETRYABLE } from './errors.js';
+import { failureOutcome } from '../failure.js';
+import { ClassifierCallError, RateLimitedError } from './errors.js';
 
 export interface RetryOptions {
   maxRetries: number;
@@ -42,7 +43,8 @@ export async function withRetry<T>(call: () => Promise<T>, options: RetryOptions
         await sleep(wait, undefined, options.signal ? { signal: options.signal } : undefined);
         continue;
       }
-      if (!RETRYABLE.has(err.kind) || attempt >= options.maxRetries || options.signal?.aborted) throw err;
+      if (failureOutcome(err) !== 'retry_request' || attempt >= options.maxRetries || options.signal?.aborted)
+        throw err;
       const delay = backoffDelay(attempt, options, err.retryAfterMs);
       options.onRetry?.(err, attempt + 1, delay);
       await sleep(delay, undefined, options.signal ? { signal: options.signal } : undefined);

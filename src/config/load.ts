@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml, TomlError } from 'smol-toml';
-import type { z } from 'zod';
+import { formatIssues } from '../contracts/issues.js';
 import { ConfigError } from '../errors.js';
 import { ConfigSchema, type Config } from './schema.js';
 
@@ -21,19 +21,6 @@ export interface LoadOptions {
   env: Env;
   /** Values that override the file (command-line flags), in the file's shape. */
   overrides?: Record<string, Record<string, unknown>>;
-}
-
-/** One line per problem: `safety.classifier_on_error: expected one of "quarantine"|"allow"`. */
-export function formatIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const key = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
-      if (issue.code === 'unrecognized_keys') {
-        return issue.keys.map((k) => `${[...issue.path, k].join('.')}: unknown key`).join('\n');
-      }
-      return `${key}: ${issue.message}`;
-    })
-    .join('\n');
 }
 
 function readToml(path: string): Record<string, unknown> {

@@ -3,13 +3,12 @@
  * in one place. Parsed and validated once at start-up (see load.ts).
  */
 import { z } from 'zod';
+import { QUEUE_NAMES } from '../contracts/queues.js';
 import { parseAllowEntry } from '../fetcher/allow-list.js';
 import { CATEGORIES } from '../safety/classification/categories.js';
 
 const category = z.enum(CATEGORIES);
 const positiveInt = z.number().int().positive();
-
-export const QUEUE_NAMES = ['hypothesis.saved', 'goal.submitted', 'review.recorded', 'report.finalized'] as const;
 
 export const RedisConfigSchema = z
   .strictObject({
@@ -256,4 +255,3 @@ export const ConfigSchema = z.strictObject({
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
-export type QueueName = (typeof QUEUE_NAMES)[number];

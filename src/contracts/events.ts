@@ -35,7 +35,7 @@ export const GoalEventDataSchema = z.object({
 export type GoalEventData = z.infer<typeof GoalEventDataSchema>;
 
 export const ClassifierDegradedDataSchema = z.object({
-  target: z.enum(['hypothesis', 'goal']),
+  target: z.enum(['hypothesis', 'goal', 'report']),
   id: z.string(),
   revision: z.number().int().nonnegative().optional(),
   reason: z.enum(DEGRADED_REASONS),

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { EVENT_SCHEMAS } from './events.js';
 import { PAYLOAD_SCHEMAS } from './payloads.js';
+import { RESULT_SCHEMAS } from './results.js';
 
 export function jsonSchemas(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -14,6 +15,12 @@ export function jsonSchemas(): Record<string, unknown> {
   for (const [type, schema] of Object.entries(EVENT_SCHEMAS)) {
     out[`event.${type}.json`] = {
       title: `${type} event data (the JSON of the entry's data field)`,
+      ...z.toJSONSchema(schema),
+    };
+  }
+  for (const [queue, schema] of Object.entries(RESULT_SCHEMAS)) {
+    out[`result.${queue}.json`] = {
+      title: `${queue} job result (the job's return value, and what the stores keep)`,
       ...z.toJSONSchema(schema),
     };
   }

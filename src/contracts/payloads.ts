@@ -90,13 +90,6 @@ export const PAYLOAD_SCHEMAS = {
   'report.finalized': ReportFinalizedSchema,
 } as const;
 
-export type PayloadOf = {
-  'hypothesis.saved': HypothesisSaved;
-  'goal.submitted': GoalSubmitted;
-  'review.recorded': ReviewRecorded;
-  'report.finalized': ReportFinalized;
-};
-
 /**
  * Deterministic job ids, so publishing the same hypothesis revision (or goal)
  * twice makes one job. BullMQ forbids `:` in custom ids; percent-encoding the

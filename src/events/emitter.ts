@@ -74,20 +74,51 @@ export interface EventBatch {
 }
 
 /**
- * Events a script appends with data it completes: `head`, a fragment it
- * reads from Redis, then `tail` (see VerdictStore.recordCached). Only the
- * events the script picks are appended.
+ * Events a script appends with data it completes from a value it reads in
+ * Redis (see VerdictStore.recordCached): each event's data is one JSON
+ * object whose members are `before`, the members the script reads, then
+ * `after`. Members are whole `"name":value` pairs, serialised one by one
+ * (see jsonMembers), so the script joins them and adds the braces; it never
+ * cuts a serialised object apart. Only the events the script picks are
+ * appended.
  */
 export interface EventTemplates {
   stream: string;
   dedupeTtlSeconds: number;
   maxLen: number;
   events: Array<{ type: EventType; eventId: string; seenKey: string }>;
-  head: string;
-  tail: string;
+  /** Members that come first in every event's data (may be empty). */
+  before: string;
+  /** Members that come last (may be empty). */
+  after: string;
   /** Reports what the script appended. */
   settle(appended: EventType[]): void;
 }
+
+/**
+ * The members of a JSON object, without its braces: `"a":1,"b":"x"`. Each
+ * pair is serialised on its own; undefined values are left out, as
+ * JSON.stringify leaves them out of an object.
+ */
+export function jsonMembers(fields: Record<string, unknown>): string {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    if (value !== undefined) out.push(`${JSON.stringify(name)}:${JSON.stringify(value)}`);
+  }
+  return out.join(',');
+}
+
+/**
+ * `joinMembers(parts)`: a JSON object from member lists, the empty ones
+ * skipped (the Lua twin of jsonMembers).
+ */
+export const JOIN_MEMBERS_LUA = `
+local function joinMembers(parts)
+  local present = {}
+  for _, p in ipairs(parts) do if p ~= '' then present[#present + 1] = p end end
+  return '{' .. table.concat(present, ',') .. '}'
+end
+`;
 
 /** One event, its type and data matched. */
 export type EventToEmit = { [T in EventType]: { type: T; eventId: string; data: EventDataOf<T> } }[EventType];
@@ -99,8 +130,11 @@ export interface EventEmitter {
   emitAll(events: EventToEmit[]): Promise<Array<string | undefined>>;
   /** Validates events for a script that appends them with its own writes (see APPEND_EVENT_LUA). */
   prepare(events: EventToEmit[]): EventBatch;
-  /** Names the keys of events whose data a script completes between `head` and `tail`. */
-  templates(events: Array<{ type: EventType; eventId: string }>, head: string, tail: string): EventTemplates;
+  /** Names the keys of events whose data a script completes between the subject's fields `before` and `after`. */
+  templates(
+    events: Array<{ type: EventType; eventId: string }>,
+    subject: { before: Record<string, unknown>; after: Record<string, unknown> },
+  ): EventTemplates;
 }
 
 export function createEventEmitter(options: EmitterOptions): EventEmitter {
@@ -151,14 +185,14 @@ export function createEventEmitter(options: EmitterOptions): EventEmitter {
         },
       };
     },
-    templates(events, head, tail) {
+    templates(events, subject) {
       return {
         stream: options.stream,
         dedupeTtlSeconds: options.dedupeTtlSeconds,
         maxLen: options.maxLen,
         events: events.map(({ type, eventId }) => ({ type, eventId, seenKey: seenKey(eventId) })),
-        head,
-        tail,
+        before: jsonMembers(subject.before),
+        after: jsonMembers(subject.after),
         settle(appended) {
           for (const type of appended) options.onEmitted?.(type);
         },

@@ -1,8 +1,13 @@
 /**
- * Event ids name the event, its subject and the subject's revision (and, for
+ * Event ids name the event, its subject and the subject's version (and, for
  * one of several events of a kind, its index): the same for every run of a
  * job, which is what makes emission idempotent (docs/contract.md).
  */
-export function eventId(type: string, subjectId: string, revision: number, index?: number): string {
-  return `${type}/${encodeURIComponent(subjectId)}/r${revision}${index === undefined ? '' : `/${index}`}`;
+
+/** The version of a subject: a revision number (`r<n>`), or a goal's text digest as it is. */
+export type SubjectVersion = number | { digest: string };
+
+export function eventId(type: string, subjectId: string, version: SubjectVersion, index?: number): string {
+  const v = typeof version === 'number' ? `r${version}` : version.digest;
+  return `${type}/${encodeURIComponent(subjectId)}/${v}${index === undefined ? '' : `/${index}`}`;
 }

@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { formatIssues } from '../config/load.js';
+import { formatIssuesInline } from '../contracts/issues.js';
 import { ReviewError, type ReviewErrorCode } from '../errors.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { HypothesisIdSchema, type ReviewService } from '../review/review-service.js';
@@ -176,7 +176,7 @@ export function createReviewHandler(endpoint: ReviewEndpoint): (req: IncomingMes
       throw invalid(err.message);
     }
     const body = DecideBodySchema.safeParse(raw);
-    if (!body.success) throw invalid(formatIssues(body.error).replace(/\n/g, '; '));
+    if (!body.success) throw invalid(formatIssuesInline(body.error));
     return service.decide(kind, { hypothesisId, ...body.data });
   }
 

@@ -9,7 +9,7 @@
  */
 import { Queue, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { QUEUE_NAMES } from '../config/schema.js';
+import { QUEUE_NAMES } from '../contracts/queues.js';
 import type { Metrics } from './metrics.js';
 
 /** BullMQ's job states as getJobCounts names them. */

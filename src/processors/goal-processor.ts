@@ -4,26 +4,23 @@
  */
 import type { Job } from 'bullmq';
 import type { GoalEventData } from '../contracts/events.js';
-import { GoalSubmittedSchema } from '../contracts/payloads.js';
-import type { Verdict } from '../safety/classification/verdict.js';
-import { guardClassification, parsePayload, verdictFields } from './classify-job.js';
+import { parsePayload } from '../contracts/queues.js';
+import type { GoalResult } from '../contracts/results.js';
+import { eventId } from '../events/event-id.js';
+import { verdictFields } from './verdict-fields.js';
 import { eventDigest, type ProcessorDeps } from './hypothesis-processor.js';
 
-export interface GoalResult {
-  goalId: string;
-  verdict: Verdict;
-}
-
 export function createGoalProcessor(deps: ProcessorDeps) {
-  return async (job: Job, token?: string): Promise<GoalResult> => {
-    const p = parsePayload(GoalSubmittedSchema, 'goal.submitted', job.data);
+  return async (job: Job): Promise<GoalResult> => {
+    const p = parsePayload('goal.submitted', job.data);
     // A goal has no revision: the digest of its text stands for one.
     const version = eventDigest(p.text);
     let verdict = await deps.store.getRevision('goal', p.goalId, version);
     if (!verdict) {
-      const fresh = await guardClassification(job, token, deps.control, () =>
-        deps.classifier.classify(p.text, 'research goal', { signal: deps.signal, onRateLimit: 'throw' }),
-      );
+      const fresh = await deps.classifier.classify(p.text, 'research goal', {
+        signal: deps.signal,
+        onRateLimit: 'throw',
+      });
       verdict = await deps.store.record('goal', p.goalId, version, fresh);
       deps.metrics?.classifications.inc({ target: 'goal', action: verdict.action });
     }
@@ -32,7 +29,7 @@ export function createGoalProcessor(deps: ProcessorDeps) {
       ...verdictFields(verdict),
       ...(p.runId ? { runId: p.runId } : {}),
     };
-    const id = (type: string) => `${type}/${encodeURIComponent(p.goalId)}/${version}`;
+    const id = (type: string) => eventId(type, p.goalId, { digest: version });
     await deps.emitter.emit('goal_assessed', id('goal_assessed'), data);
     if (verdict.action === 'block') await deps.emitter.emit('goal_blocked', id('goal_blocked'), data);
     if (verdict.degraded && verdict.reason) {

@@ -8,15 +8,17 @@ import type { Logger } from 'pino';
 import type { CacheWrite } from '../classifier/assessment-cache.js';
 import type { Classifier, ClassifyCallOptions } from '../classifier/classifier.js';
 import { HYPOTHESIS_ACTION_EVENTS, type HypothesisEventData } from '../contracts/events.js';
-import { HypothesisSavedSchema, type HypothesisSaved } from '../contracts/payloads.js';
+import type { HypothesisSaved } from '../contracts/payloads.js';
+import { parsePayload } from '../contracts/queues.js';
+import type { HypothesisResult } from '../contracts/results.js';
 import type { EventEmitter, EventToEmit } from '../events/emitter.js';
 import { eventId } from '../events/event-id.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Verdict } from '../safety/classification/verdict.js';
-import { stateOf, type Decision, type ReviewState } from '../safety/review/decision.js';
+import { stateOf, type Decision } from '../safety/review/decision.js';
 import type { DecisionStore } from '../store/decision-store.js';
 import { cachedVerdictEntry, type VerdictStore } from '../store/verdict-store.js';
-import { guardClassification, parsePayload, verdictFields, type JobControl } from './classify-job.js';
+import { verdictFields } from './verdict-fields.js';
 
 export interface ProcessorDeps {
   classifier: Classifier;
@@ -26,17 +28,8 @@ export interface ProcessorDeps {
   emitter: EventEmitter;
   metrics?: Metrics | undefined;
   logger: Logger;
-  control: JobControl;
   /** Aborted at shutdown, after the grace period. */
   signal?: AbortSignal | undefined;
-}
-
-export interface HypothesisResult {
-  hypothesisId: string;
-  revision: number;
-  verdict: Verdict;
-  /** The revision's review state; a person's decision wins over the verdict. */
-  state: ReviewState;
 }
 
 /** The text the classifier sees: the title, when there is one, then the hypothesis. */
@@ -51,8 +44,8 @@ export function eventDigest(text: string): string {
 /** The hypothesis's part of its events' data: before the verdict's fields, and after them. */
 function subjectFields(p: HypothesisSaved) {
   return {
-    head: { hypothesisId: p.hypothesisId, revision: p.revision },
-    tail: { ...(p.goalId ? { goalId: p.goalId } : {}), ...(p.runId ? { runId: p.runId } : {}) },
+    before: { hypothesisId: p.hypothesisId, revision: p.revision },
+    after: { goalId: p.goalId, runId: p.runId },
   };
 }
 
@@ -64,8 +57,8 @@ const NEW_VERDICT_EVENTS = [
 
 /** The events of a verdict: always assessed; the hold or flag unless a person has decided; degraded when it was. */
 function verdictEvents(p: HypothesisSaved, verdict: Verdict, decided: boolean): EventToEmit[] {
-  const { head, tail } = subjectFields(p);
-  const data: HypothesisEventData = { ...head, ...verdictFields(verdict), ...tail };
+  const { before, after } = subjectFields(p);
+  const data: HypothesisEventData = { ...before, ...verdictFields(verdict), ...after };
   const id = (type: string) => eventId(type, p.hypothesisId, p.revision);
   const events: EventToEmit[] = [{ type: 'hypothesis_assessed', eventId: id('hypothesis_assessed'), data }];
   const specific = HYPOTHESIS_ACTION_EVENTS[verdict.action];
@@ -88,8 +81,8 @@ function verdictEvents(p: HypothesisSaved, verdict: Verdict, decided: boolean): 
 }
 
 export function createHypothesisProcessor(deps: ProcessorDeps) {
-  return async (job: Job, token?: string): Promise<HypothesisResult> => {
-    const p = parsePayload(HypothesisSavedSchema, 'hypothesis.saved', job.data);
+  return async (job: Job): Promise<HypothesisResult> => {
+    const p = parsePayload('hypothesis.saved', job.data);
     const text = hypothesisText(p);
     const held = { text: p.text, title: p.title, goalId: p.goalId, runId: p.runId, agent: p.agent };
     const cached = deps.classifier.verdictCache(text, 'hypothesis');
@@ -103,15 +96,11 @@ export function createHypothesisProcessor(deps: ProcessorDeps) {
       // A first run tries the verdict cache: a text seen before under the same
       // settings gets its verdict stored and announced in this one round trip.
       // The write-once record keeps the first verdict of a revision either way.
-      const { head, tail } = subjectFields(p);
-      const headJson = JSON.stringify(head);
-      const tailJson = JSON.stringify(tail);
       const result = await deps.store.recordCached(p.hypothesisId, p.revision, cached, {
         held,
         announce: deps.emitter.templates(
           NEW_VERDICT_EVENTS.map((type) => ({ type, eventId: eventId(type, p.hypothesisId, p.revision) })),
-          `${headJson.slice(0, -1)},`,
-          tailJson === '{}' ? '}' : `,${tailJson.slice(1)}`,
+          subjectFields(p),
         ),
       });
       if (result.kind === 'created') {
@@ -124,14 +113,12 @@ export function createHypothesisProcessor(deps: ProcessorDeps) {
     }
     if (!verdict) {
       const cacheWrites: CacheWrite[] = [];
-      const fresh = await guardClassification(job, token, deps.control, () =>
-        deps.classifier.classify(text, 'hypothesis', {
-          signal: deps.signal,
-          onRateLimit: 'throw',
-          cacheWrites,
-          prefetched,
-        }),
-      );
+      const fresh = await deps.classifier.classify(text, 'hypothesis', {
+        signal: deps.signal,
+        onRateLimit: 'throw',
+        cacheWrites,
+        prefetched,
+      });
       const events = verdictEvents(p, fresh, false);
       // Failures are never cached.
       if (cached && !fresh.degraded)

@@ -9,42 +9,22 @@ import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Classifier } from '../classifier/classifier.js';
 import type { ReportEventData, ReportOutcome } from '../contracts/events.js';
-import { ReportFinalizedSchema } from '../contracts/payloads.js';
+import { parsePayload } from '../contracts/queues.js';
+import type { ReportResult } from '../contracts/results.js';
 import type { EventEmitter } from '../events/emitter.js';
 import { eventId } from '../events/event-id.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { Verdict } from '../safety/classification/verdict.js';
 import { stateOf } from '../safety/review/decision.js';
 import {
   joinSections,
   redactSections,
   reportOutcome,
-  type Redaction,
   type ReportCheckMode,
   type SectionState,
 } from '../safety/review/report-check.js';
 import type { DecisionStore } from '../store/decision-store.js';
 import type { ReportStore } from '../store/report-store.js';
 import type { VerdictStore } from '../store/verdict-store.js';
-import { guardClassification, parsePayload, type JobControl } from './classify-job.js';
-
-export interface ReportResult {
-  reportId: string;
-  revision: number;
-  runId?: string | undefined;
-  mode: ReportCheckMode;
-  /** `skipped` when the check is off. */
-  outcome: ReportOutcome | 'skipped';
-  /** True when the report may be published as `text`. */
-  publishable: boolean;
-  blockedBy?: 'held_hypotheses' | 'report_verdict' | undefined;
-  /** The report with every withheld section replaced by a notice. */
-  text: string;
-  redactions: Redaction[];
-  /** The verdict on the redacted report as a whole; absent when the check is off. */
-  verdict?: Verdict | undefined;
-  checkedAt: string;
-}
 
 export interface ReportProcessorDeps {
   mode: ReportCheckMode;
@@ -55,7 +35,6 @@ export interface ReportProcessorDeps {
   emitter: EventEmitter;
   metrics?: Metrics | undefined;
   logger: Logger;
-  control: JobControl;
   signal?: AbortSignal | undefined;
   now?: () => Date;
 }
@@ -84,8 +63,8 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
     return new Map(unique.map((id, i) => [id, states[i]!]));
   }
 
-  return async (job: Job, token?: string): Promise<ReportResult> => {
-    const p = parsePayload(ReportFinalizedSchema, 'report.finalized', job.data);
+  return async (job: Job): Promise<ReportResult> => {
+    const p = parsePayload('report.finalized', job.data);
     let result = await deps.reports.get(p.reportId, p.revision);
     if (!result) {
       const base = { reportId: p.reportId, revision: p.revision, ...(p.runId ? { runId: p.runId } : {}) };
@@ -104,9 +83,10 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
         const ids = p.sections.flatMap((s) => (s.hypothesisId === undefined ? [] : [s.hypothesisId]));
         const { sections, redactions } = redactSections(p.sections, await statesOf(ids));
         const text = joinSections(sections);
-        const verdict = await guardClassification(job, token, deps.control, () =>
-          deps.classifier.classify(text, 'final research report', { signal: deps.signal, onRateLimit: 'throw' }),
-        );
+        const verdict = await deps.classifier.classify(text, 'final research report', {
+          signal: deps.signal,
+          onRateLimit: 'throw',
+        });
         deps.metrics?.classifications.inc({ target: 'report', action: verdict.action });
         const { outcome, blockedBy } = reportOutcome(mode, redactions, verdict.action);
         result = {
@@ -147,6 +127,26 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
       };
       const type = EVENT_OF[result.outcome];
       await deps.emitter.emit(type, eventId(type, result.reportId, result.revision), data);
+      if (v?.degraded && v.reason) {
+        // As for hypotheses and goals: a report that was not cleanly
+        // classified is announced as such, whatever its outcome.
+        await deps.emitter.emit(
+          'classifier_degraded',
+          eventId('classifier_degraded', result.reportId, result.revision),
+          {
+            target: 'report',
+            id: result.reportId,
+            revision: result.revision,
+            reason: v.reason,
+            action: v.action,
+            model: v.model,
+          },
+        );
+        deps.logger.warn(
+          { reportId: result.reportId, revision: result.revision, reason: v.reason, action: v.action },
+          'degraded verdict: report was not cleanly classified',
+        );
+      }
       if (result.outcome === 'blocked') {
         deps.logger.warn(
           { reportId: result.reportId, revision: result.revision, blockedBy: result.blockedBy },

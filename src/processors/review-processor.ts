@@ -6,12 +6,12 @@
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { countByStatus, summarize, type Verifier } from '../citations/verifier.js';
-import { ReviewRecordedSchema } from '../contracts/payloads.js';
+import { parsePayload } from '../contracts/queues.js';
 import type { EventEmitter } from '../events/emitter.js';
 import { eventId } from '../events/event-id.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { ReviewStore, ReviewVerification } from '../store/review-store.js';
-import { parsePayload } from './classify-job.js';
+import type { ReviewVerification } from '../contracts/results.js';
+import type { ReviewStore } from '../store/review-store.js';
 
 export interface ReviewProcessorDeps {
   verifier: Verifier;
@@ -25,7 +25,7 @@ export interface ReviewProcessorDeps {
 
 export function createReviewProcessor(deps: ReviewProcessorDeps) {
   return async (job: Job): Promise<ReviewVerification> => {
-    const p = parsePayload(ReviewRecordedSchema, 'review.recorded', job.data);
+    const p = parsePayload('review.recorded', job.data);
     let result = await deps.store.get(p.reviewId, p.revision);
     if (!result) {
       const results = deps.enabled ? await deps.verifier.verify(p.evidence, p.seenUrls, deps.signal) : [];

@@ -6,13 +6,7 @@
  */
 import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
-import type { z } from 'zod';
-import { formatIssues } from '../config/load.js';
 import {
-  GoalSubmittedSchema,
-  HypothesisSavedSchema,
-  ReportFinalizedSchema,
-  ReviewRecordedSchema,
   goalJobId,
   hypothesisJobId,
   reportJobId,
@@ -22,17 +16,17 @@ import {
   type ReportFinalizedInput,
   type ReviewRecordedInput,
 } from '../contracts/payloads.js';
-import { CosciError, PayloadError } from '../errors.js';
-import type { GoalResult } from '../processors/goal-processor.js';
-import type { ReportResult } from '../processors/report-processor.js';
-import type { QueueName } from '../config/schema.js';
+import { CosciError } from '../errors.js';
+import type { GoalResult, ReportResult } from '../contracts/results.js';
+import { parsePayload, type QueueName } from '../contracts/queues.js';
+import { JOB_RETRY } from '../failure.js';
 
 /** Job options every publisher should use; other languages: see docs/contract.md. */
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {
   // Retries cover infrastructure failures (a Redis blip while emitting);
-  // the classifier's own retries happen inside one attempt.
-  attempts: 5,
-  backoff: { type: 'exponential', delay: 1000 },
+  // src/failure.ts decides which failures retry at all.
+  attempts: JOB_RETRY.attempts,
+  backoff: { ...JOB_RETRY.backoff },
 };
 
 export interface PublisherOptions {
@@ -47,15 +41,6 @@ export interface Published {
   jobId: string;
   /** False when a job with this id already existed (a duplicate publish). */
   created: boolean;
-}
-
-function validate<S extends z.ZodType>(schema: S, queue: QueueName, payload: unknown): z.infer<S> {
-  const parsed = schema.safeParse(payload);
-  if (!parsed.success) {
-    const fields = parsed.error.issues.map((i) => i.path.join('.') || '(payload)');
-    throw new PayloadError(`invalid ${queue} payload: ${formatIssues(parsed.error).replace(/\n/g, '; ')}`, fields);
-  }
-  return parsed.data;
 }
 
 /** A connection like `connection` that waits out reconnects, as BullMQ's QueueEvents needs. */
@@ -105,13 +90,13 @@ export class Publisher {
 
   /** Publishes `hypothesis.saved`. */
   async publishHypothesisSaved(payload: HypothesisSavedInput): Promise<Published> {
-    const p = validate(HypothesisSavedSchema, 'hypothesis.saved', payload);
+    const p = parsePayload('hypothesis.saved', payload);
     return this.add('hypothesis.saved', hypothesisJobId(p.hypothesisId, p.revision), p);
   }
 
   /** Publishes `review.recorded`; its citations are verified. */
   async publishReviewRecorded(payload: ReviewRecordedInput): Promise<Published> {
-    const p = validate(ReviewRecordedSchema, 'review.recorded', payload);
+    const p = parsePayload('review.recorded', payload);
     return this.add('review.recorded', reviewJobId(p.reviewId, p.revision), p);
   }
 
@@ -125,7 +110,7 @@ export class Publisher {
     payload: GoalSubmittedInput,
     options: { wait?: boolean; timeoutMs?: number } = {},
   ): Promise<Published | (Published & GoalResult)> {
-    const p = validate(GoalSubmittedSchema, 'goal.submitted', payload);
+    const p = parsePayload('goal.submitted', payload);
     const jobId = goalJobId(p.goalId);
     if (!options.wait) return this.add('goal.submitted', jobId, p);
     return this.addAndWait<GoalResult>('goal.submitted', jobId, p, `goal ${p.goalId}`, options.timeoutMs);
@@ -144,7 +129,7 @@ export class Publisher {
     payload: ReportFinalizedInput,
     options: { wait?: boolean; timeoutMs?: number } = {},
   ): Promise<Published | (Published & ReportResult)> {
-    const p = validate(ReportFinalizedSchema, 'report.finalized', payload);
+    const p = parsePayload('report.finalized', payload);
     const jobId = reportJobId(p.reportId, p.revision);
     if (!options.wait) return this.add('report.finalized', jobId, p);
     return this.addAndWait<ReportResult>('report.finalized', jobId, p, `report ${p.reportId}`, options.timeoutMs);

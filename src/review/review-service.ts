@@ -5,7 +5,7 @@
  * the event, the metric.
  */
 import { z } from 'zod';
-import { formatIssues } from '../config/load.js';
+import { formatIssuesInline } from '../contracts/issues.js';
 import { IdSchema } from '../contracts/payloads.js';
 import type { EventEmitter } from '../events/emitter.js';
 import { eventId } from '../events/event-id.js';
@@ -23,7 +23,8 @@ import {
   type ReviewState,
 } from '../safety/review/decision.js';
 import type { AuditEntry, DecisionStore } from '../store/decision-store.js';
-import type { ReviewStore, ReviewVerification } from '../store/review-store.js';
+import type { ReviewVerification } from '../contracts/results.js';
+import type { ReviewStore } from '../store/review-store.js';
 import type { HeldSubject, VerdictStore } from '../store/verdict-store.js';
 
 /** Hypothesis ids: the payload contract's own rule, so a decision names only ids a job can carry. */
@@ -85,7 +86,7 @@ export interface ReviewServiceDeps {
 }
 
 function invalid(error: z.ZodError): ReviewError {
-  return new ReviewError('REVIEW_INVALID', formatIssues(error).replace(/\n/g, '; '));
+  return new ReviewError('REVIEW_INVALID', formatIssuesInline(error));
 }
 
 export function createReviewService(deps: ReviewServiceDeps): ReviewService {

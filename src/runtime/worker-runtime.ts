@@ -12,7 +12,8 @@ import type { Logger } from 'pino';
 import { createAnthropicAssessor, createAnthropicClient } from '../classifier/anthropic-assessor.js';
 import { createRedisAssessmentCache } from '../classifier/assessment-cache.js';
 import { createClassifier, type Classifier } from '../classifier/classifier.js';
-import type { Config, QueueName } from '../config/schema.js';
+import type { Config } from '../config/schema.js';
+import type { QueueName } from '../contracts/queues.js';
 import { createEventEmitter } from '../events/emitter.js';
 import { startHttpServer, type RunningHttpServer } from '../http/server.js';
 import { redactUrl } from '../logging/logger.js';
@@ -25,6 +26,7 @@ import { JobWorker } from '../queues/job-worker.js';
 import { createDecisionStore } from '../store/decision-store.js';
 import { createVerdictStore } from '../store/verdict-store.js';
 import { buildVerifier } from '../citations/build.js';
+import { withFailurePolicy } from '../processors/job-failure.js';
 import { createReviewProcessor } from '../processors/review-processor.js';
 import { createReviewStore } from '../store/review-store.js';
 import { REVIEW_CONNECTION_OPTIONS } from '../review/availability.js';
@@ -182,7 +184,6 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
     emitter,
     metrics,
     logger: logger.child({ queue }),
-    control: { worker: () => workers.get(queue) },
     signal: abort.signal,
   });
   const processors: Record<QueueName, (job: Job, token?: string) => Promise<unknown>> = {
@@ -206,7 +207,6 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
       emitter,
       metrics,
       logger: logger.child({ queue: 'report.finalized' }),
-      control: { worker: () => workers.get('report.finalized') },
       signal: abort.signal,
     }),
   };
@@ -214,7 +214,7 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
   const { worker: w } = config;
   for (const queue of w.queues) {
     // A JobWorker fails a job whose data is not JSON, which BullMQ leaves active (job-worker.ts).
-    const worker = new JobWorker(queue, processors[queue], {
+    const worker = new JobWorker(queue, withFailurePolicy(processors[queue], { worker: () => workers.get(queue) }), {
       connection: connect(`worker:${queue}`) as ConnectionOptions,
       prefix: config.redis.prefix,
       // Recorded on each job as processedBy: which pod handled it.

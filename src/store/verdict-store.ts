@@ -6,8 +6,15 @@
  */
 import type { Redis } from 'ioredis';
 import type { EventType } from '../contracts/events.js';
-import { APPEND_EVENT_LUA, type EventBatch, type EventTemplates } from '../events/emitter.js';
+import {
+  APPEND_EVENT_LUA,
+  JOIN_MEMBERS_LUA,
+  jsonMembers,
+  type EventBatch,
+  type EventTemplates,
+} from '../events/emitter.js';
 import { VerdictSchema, type Verdict } from '../safety/classification/verdict.js';
+import { defineScript } from './lua-script.js';
 
 /**
  * `recordVerdict(...)` writes the revision's verdict unless one exists; moves
@@ -34,104 +41,108 @@ local function recordVerdict(revKey, latestKey, queueKey, subjectKey, revision, 
 end
 `;
 
-const RECORD = `${RECORD_VERDICT_LUA}
-local created, stored = recordVerdict(KEYS[1], KEYS[2], KEYS[3], KEYS[4], unpack(ARGV, 1, 8))
+/** The keys and arguments of recordVerdict, which every script here takes. */
+const VERDICT_KEYS = ['revision', 'latest', 'queue', 'subject'] as const;
+const VERDICT_ARGS = ['revision', 'verdict', 'at', 'reviewed', 'action', 'held', 'score', 'id'] as const;
+const RECORD_VERDICT_CALL =
+  'recordVerdict(KEY.revision, KEY.latest, KEY.queue, KEY.subject, ARG.revision, ARG.verdict, ARG.at, ARG.reviewed, ARG.action, ARG.held, ARG.score, ARG.id)';
+
+const RECORD = defineScript({
+  keys: VERDICT_KEYS,
+  args: VERDICT_ARGS,
+  body: `${RECORD_VERDICT_LUA}
+local created, stored = ${RECORD_VERDICT_CALL}
 return {created, stored}
-`;
+`,
+});
 
 /**
  * The same, with two more things in the one round trip. First, values that
  * belong with the verdict and are written whatever it finds (the
- * classifier's cache entries: KEYS after the dedupe keys, ARGV value and TTL
- * of each). Then, when it wrote the verdict, the events that announce it
- * (KEYS[5] the stream, KEYS[6..] their dedupe keys; type, id and data of
- * each). A verdict just written has no decision yet, so its events need no
- * other check; the verdict and its events exist together or not at all.
- * ARGV[9..12]: the dedupe TTL, the stream cap, the number of events and of
- * values. Returns {1, entry ids ('' for a duplicate)...} or {0, stored verdict}.
+ * classifier's cache entries). Then, when it wrote the verdict, the events
+ * that announce it. A verdict just written has no decision yet, so its events
+ * need no other check; the verdict and its events exist together or not at
+ * all. Returns {1, entry ids ('' for a duplicate)...} or {0, stored verdict}.
  */
-const RECORD_AND_ANNOUNCE = `${RECORD_VERDICT_LUA}${APPEND_EVENT_LUA}
-local events, writes = tonumber(ARGV[11]), tonumber(ARGV[12])
-for i = 1, writes do
-  local a = 12 + events * 3 + (i - 1) * 2
-  redis.call('SET', KEYS[5 + events + i], ARGV[a + 1], 'EX', ARGV[a + 2])
-end
-local created, stored = recordVerdict(KEYS[1], KEYS[2], KEYS[3], KEYS[4], unpack(ARGV, 1, 8))
+const RECORD_AND_ANNOUNCE = defineScript({
+  keys: [...VERDICT_KEYS, 'stream'],
+  keyLists: ['seen', 'writeKeys'],
+  args: [...VERDICT_ARGS, 'dedupeTtl', 'maxLen'],
+  argLists: { events: ['type', 'id', 'data'], writes: ['value', 'ttl'] },
+  body: `${RECORD_VERDICT_LUA}${APPEND_EVENT_LUA}
+for i, w in ipairs(ARG.writes) do redis.call('SET', KEY.writeKeys[i], w.value, 'EX', w.ttl) end
+local created, stored = ${RECORD_VERDICT_CALL}
 if created == 0 then return {0, stored} end
 local out = {1}
-for i = 1, events do
-  local a = 12 + (i - 1) * 3
-  local entry = appendEvent(KEYS[5], KEYS[5 + i], ARGV[9], ARGV[10], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3])
-  out[#out + 1] = entry or ''
+for i, e in ipairs(ARG.events) do
+  out[#out + 1] = appendEvent(KEY.stream, KEY.seen[i], ARG.dedupeTtl, ARG.maxLen, e.type, e.id, e.data) or ''
 end
 return out
-`;
+`,
+});
 
 /**
- * A revision's verdict from the verdict cache (what `cachedVerdictEntry`
- * wrote for the same text under the same settings), stored and announced in
- * one round trip. The cached value is `action \n event types \n verdict JSON \n
- * event fields`: the event fields are the verdict's part of each event's
- * data, which the script puts between the head and the tail it is given (the
- * subject's part). KEYS: the cached verdict, the four of recordVerdict, the
- * stream, the candidate events' dedupe keys, then the window assessment keys.
- * ARGV: recordVerdict's revision, at, reviewed, held, score and id; the
- * dedupe TTL, the stream cap, the numbers of candidates and of windows, the
- * data head and tail, then type and id of each candidate.
- * Returns {1, verdict JSON, (type, entry id or '')...} when it wrote the
- * verdict, {2, stored verdict} when the revision had one, and {0, window
- * assessments...} when there is no cached verdict it can use.
+ * The verdict cache's value for a verdict (written by cachedVerdictEntry, read
+ * by RECORD_CACHED), a JSON object:
+ * `{"format":1, "action", "events": [types a new verdict of it announces],
+ * "verdict": the verdict as a cached one (JSON text), "members": its fields of
+ * the events' data (JSON members, see jsonMembers)}`. The verdict and the
+ * members are carried as strings so that the script passes them on byte for
+ * byte: Redis's cjson would re-encode numbers to 14 digits and an empty array
+ * as an object. A value of another format is a miss, and is replaced.
  */
-const RECORD_CACHED = `${RECORD_VERDICT_LUA}${APPEND_EVENT_LUA}
-local candidates, windows = tonumber(ARGV[9]), tonumber(ARGV[10])
+const CACHED_VALUE_FORMAT = 1;
+
+/**
+ * A revision's verdict from the verdict cache, stored and announced in one
+ * round trip. Each candidate event is announced if the cached value names
+ * its type; its data joins the subject's members before and after the
+ * cached members. Returns {1, verdict JSON, (type, entry id or '')...} when
+ * it wrote the verdict, {2, stored verdict} when the revision had one, and
+ * {0, window assessments...} when there is no cached verdict it can use.
+ */
+const RECORD_CACHED = defineScript({
+  keys: ['cached', ...VERDICT_KEYS, 'stream'],
+  keyLists: ['seen', 'windows'],
+  args: ['revision', 'at', 'held', 'score', 'id', 'dedupeTtl', 'maxLen', 'before', 'after'],
+  argLists: { candidates: ['type', 'id'] },
+  body: `${RECORD_VERDICT_LUA}${APPEND_EVENT_LUA}${JOIN_MEMBERS_LUA}
 local function miss()
   local out = {0}
-  for i = 1, windows do out[i + 1] = redis.call('GET', KEYS[6 + candidates + i]) end
+  for i, key in ipairs(KEY.windows) do out[i + 1] = redis.call('GET', key) end
   return out
 end
-local cached = redis.call('GET', KEYS[1])
-if not cached then return miss() end
-local a = string.find(cached, '\\n', 1, true)
-local b = a and string.find(cached, '\\n', a + 1, true)
-local c = b and string.find(cached, '\\n', b + 1, true)
-if not c then return miss() end
-local action, verdict, fields = string.sub(cached, 1, a - 1), string.sub(cached, b + 1, c - 1), string.sub(cached, c + 1)
+local raw = redis.call('GET', KEY.cached)
+if not raw then return miss() end
+local ok, cached = pcall(cjson.decode, raw)
+if not ok or type(cached) ~= 'table' or cached.format ~= ${CACHED_VALUE_FORMAT} or type(cached.action) ~= 'string'
+  or type(cached.events) ~= 'table' or type(cached.verdict) ~= 'string' or type(cached.members) ~= 'string' then
+  return miss()
+end
 local picked = {}
-for t in string.gmatch(string.sub(cached, a + 1, b - 1), '[^,]+') do
+for _, t in ipairs(cached.events) do
   local found
-  for i = 1, candidates do
-    if ARGV[11 + i * 2] == t then found = i end
-  end
+  for i, c in ipairs(ARG.candidates) do if c.type == t then found = i end end
   -- A type this caller does not announce (a value of another version): not usable.
   if not found then return miss() end
   picked[#picked + 1] = found
 end
-local created, stored = recordVerdict(KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], verdict, ARGV[2], ARGV[3], action, ARGV[4], ARGV[5], ARGV[6])
+local created, stored = recordVerdict(KEY.revision, KEY.latest, KEY.queue, KEY.subject, ARG.revision, cached.verdict,
+  ARG.at, '1', cached.action, ARG.held, ARG.score, ARG.id)
 if created == 0 then return {2, stored} end
-local out = {1, verdict}
+local data = joinMembers({ARG.before, cached.members, ARG.after})
+local out = {1, cached.verdict}
 for _, i in ipairs(picked) do
-  local type, id = ARGV[11 + i * 2], ARGV[12 + i * 2]
-  out[#out + 1] = type
-  out[#out + 1] = appendEvent(KEYS[6], KEYS[6 + i], ARGV[7], ARGV[8], type, id, ARGV[11] .. fields .. ARGV[12]) or ''
+  local c = ARG.candidates[i]
+  out[#out + 1] = c.type
+  out[#out + 1] = appendEvent(KEY.stream, KEY.seen[i], ARG.dedupeTtl, ARG.maxLen, c.type, c.id, data) or ''
 end
 return out
-`;
+`,
+});
 
 type RedisWithRecord = Redis & {
-  cosciRecordVerdict(
-    revisionKey: string,
-    latestKey: string,
-    queueKey: string,
-    subjectKey: string,
-    revision: number,
-    verdict: string,
-    at: string,
-    reviewed: '1' | '0',
-    action: string,
-    subject: string,
-    score: number,
-    id: string,
-  ): Promise<[number, string]>;
+  cosciRecordVerdict(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<[number, string]>;
   cosciRecordAndAnnounce(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<[number, ...string[]]>;
   cosciRecordCached(
     numberOfKeys: number,
@@ -219,23 +230,20 @@ export interface VerdictStore {
   getHeldSubject(id: string, revision: number): Promise<HeldSubject | undefined>;
 }
 
-/**
- * The verdict cache's value for a verdict (read by RECORD_CACHED): its action,
- * the events a new verdict of it announces, the verdict as a cached one, and
- * its fields of the events' data as JSON members (`"action":...,...`).
- */
+/** The verdict cache's value for a verdict (see CACHED_VALUE_FORMAT). */
 export function cachedVerdictEntry(
   lookup: CachedVerdictLookup,
   verdict: Verdict,
   eventTypes: EventType[],
   eventFields: Record<string, unknown>,
 ): KeyWrite {
-  const value = [
-    verdict.action,
-    eventTypes.join(','),
-    JSON.stringify({ ...verdict, cached: true }),
-    JSON.stringify(eventFields).slice(1, -1),
-  ].join('\n');
+  const value = JSON.stringify({
+    format: CACHED_VALUE_FORMAT,
+    action: verdict.action,
+    events: eventTypes,
+    verdict: JSON.stringify({ ...verdict, cached: true }),
+    members: jsonMembers(eventFields),
+  });
   return { key: lookup.key, value, ttlSeconds: lookup.ttlSeconds };
 }
 
@@ -269,9 +277,9 @@ export interface VerdictStoreOptions {
 
 function defineScripts(redis: RedisWithRecord): void {
   if (typeof redis.cosciRecordVerdict === 'function') return;
-  redis.defineCommand('cosciRecordVerdict', { numberOfKeys: 4, lua: RECORD });
-  redis.defineCommand('cosciRecordAndAnnounce', { lua: RECORD_AND_ANNOUNCE });
-  redis.defineCommand('cosciRecordCached', { lua: RECORD_CACHED });
+  redis.defineCommand('cosciRecordVerdict', { lua: RECORD.lua });
+  redis.defineCommand('cosciRecordAndAnnounce', { lua: RECORD_AND_ANNOUNCE.lua });
+  redis.defineCommand('cosciRecordCached', { lua: RECORD_CACHED.lua });
 }
 
 export function createVerdictStore(
@@ -292,44 +300,42 @@ export function createVerdictStore(
       const { held, announce, writes = [] } = extras;
       const at = now();
       const numeric = typeof revision === 'number' ? revision : 0;
-      const keysOf = [
-        revisionKey(subject, id, revision),
-        latestKey(subject, id),
-        keys.reviewQueue,
-        keys.heldSubject(id, numeric),
-      ] as const;
-      const args = [
-        numeric,
-        JSON.stringify(verdict),
-        at.toISOString(),
-        subject === 'hypothesis' ? '1' : '0',
-        verdict.action,
-        held ? JSON.stringify(held) : '',
-        at.getTime(),
+      const verdictKeys = {
+        revision: revisionKey(subject, id, revision),
+        latest: latestKey(subject, id),
+        queue: keys.reviewQueue,
+        subject: keys.heldSubject(id, numeric),
+      };
+      const verdictArgs = {
+        revision: numeric,
+        verdict: JSON.stringify(verdict),
+        at: at.toISOString(),
+        reviewed: subject === 'hypothesis' ? '1' : '0',
+        action: verdict.action,
+        held: held ? JSON.stringify(held) : '',
+        score: at.getTime(),
         id,
-      ] as const;
+      };
       if (!announce) {
         if (writes.length > 0) throw new Error('recordRevision: writes need announce');
-        const [created, stored] = await redis.cosciRecordVerdict(...keysOf, ...args);
+        const [created, stored] = await redis.cosciRecordVerdict(
+          ...RECORD.layout({ keys: verdictKeys, args: verdictArgs }),
+        );
         return {
           verdict: created === 1 ? verdict : VerdictSchema.parse(JSON.parse(stored)),
           created: created === 1,
         };
       }
-      const events = announce.events;
       const reply = await redis.cosciRecordAndAnnounce(
-        5 + events.length + writes.length,
-        ...keysOf,
-        announce.stream,
-        ...events.map((e) => e.seenKey),
-        ...writes.map((w) => w.key),
-        ...args,
-        announce.dedupeTtlSeconds,
-        announce.maxLen,
-        events.length,
-        writes.length,
-        ...events.flatMap((e) => [e.type, e.eventId, e.data]),
-        ...writes.flatMap((w) => [w.value, w.ttlSeconds]),
+        ...RECORD_AND_ANNOUNCE.layout({
+          keys: { ...verdictKeys, stream: announce.stream },
+          keyLists: { seen: announce.events.map((e) => e.seenKey), writeKeys: writes.map((w) => w.key) },
+          args: { ...verdictArgs, dedupeTtl: announce.dedupeTtlSeconds, maxLen: announce.maxLen },
+          argLists: {
+            events: announce.events.map((e) => ({ type: e.type, id: e.eventId, data: e.data })),
+            writes: writes.map((w) => ({ value: w.value, ttl: w.ttlSeconds })),
+          },
+        }),
       );
       if (reply[0] !== 1) return { verdict: VerdictSchema.parse(JSON.parse(String(reply[1]))), created: false };
       announce.settle(reply.slice(1).map((entry) => (entry === '' ? undefined : String(entry))));
@@ -338,30 +344,30 @@ export function createVerdictStore(
     },
     async recordCached(id, revision, lookup, { held, announce }) {
       const at = now();
-      const events = announce.events;
       const reply = await lookupRedis.cosciRecordCached(
-        6 + events.length + lookup.windowKeys.length,
-        lookup.key,
-        revisionKey('hypothesis', id, revision),
-        latestKey('hypothesis', id),
-        keys.reviewQueue,
-        keys.heldSubject(id, revision),
-        announce.stream,
-        ...events.map((e) => e.seenKey),
-        ...lookup.windowKeys,
-        revision,
-        at.toISOString(),
-        '1',
-        JSON.stringify(held),
-        at.getTime(),
-        id,
-        announce.dedupeTtlSeconds,
-        announce.maxLen,
-        events.length,
-        lookup.windowKeys.length,
-        announce.head,
-        announce.tail,
-        ...events.flatMap((e) => [e.type, e.eventId]),
+        ...RECORD_CACHED.layout({
+          keys: {
+            cached: lookup.key,
+            revision: revisionKey('hypothesis', id, revision),
+            latest: latestKey('hypothesis', id),
+            queue: keys.reviewQueue,
+            subject: keys.heldSubject(id, revision),
+            stream: announce.stream,
+          },
+          keyLists: { seen: announce.events.map((e) => e.seenKey), windows: lookup.windowKeys },
+          args: {
+            revision,
+            at: at.toISOString(),
+            held: JSON.stringify(held),
+            score: at.getTime(),
+            id,
+            dedupeTtl: announce.dedupeTtlSeconds,
+            maxLen: announce.maxLen,
+            before: announce.before,
+            after: announce.after,
+          },
+          argLists: { candidates: announce.events.map((e) => ({ type: e.type, id: e.eventId })) },
+        }),
       );
       if (reply[0] === 0) return { kind: 'miss', windows: reply.slice(1) as Array<string | null> };
       const verdict = VerdictSchema.parse(JSON.parse(String(reply[1])));

@@ -2,37 +2,61 @@
  * Write-once results by revision: the first result of a revision is the one
  * its events carry, so a job that runs again reuses it and its events and
  * its stored result never disagree. One script sets the revision's key unless
- * it exists, moves the latest pointer, and (when a third key is given) adds a
- * member to an index set, atomically.
+ * it exists, moves the latest pointer forward only (a late job of an older
+ * revision leaves a newer latest in place, as the verdict store does), and
+ * (when an index is given) adds a member to an index set, atomically.
+ *
+ * The latest result is a copy under its own key, read with one GET; beside it,
+ * `<latest>:latest-revision` holds its revision number, so the script compares
+ * numbers instead of parsing a result that may be megabytes of JSON. A latest
+ * key written before that companion existed has none, and the next result
+ * replaces it, as before.
  */
 import type { Redis } from 'ioredis';
 
 const WRITE_ONCE = `
-if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return redis.call('GET', KEYS[1]) end
-redis.call('SET', KEYS[2], ARGV[1])
-if KEYS[3] then redis.call('SADD', KEYS[3], ARGV[2]) end
+local revKey, latestKey, latestRevKey, indexKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local value, revision, member = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+if not redis.call('SET', revKey, value, 'NX') then return redis.call('GET', revKey) end
+local current = tonumber(redis.call('GET', latestRevKey))
+if current == nil or current <= revision then
+  redis.call('SET', latestKey, value)
+  redis.call('SET', latestRevKey, revision)
+end
+if indexKey then redis.call('SADD', indexKey, member) end
 return false
 `;
 
 type RedisWithWriteOnce = Redis & {
-  cosciWriteOnce(numberOfKeys: number, ...keysAndArgs: string[]): Promise<string | null>;
+  cosciWriteOnce(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<string | null>;
 };
 
+export interface WriteOnceTarget {
+  /** The key of this revision's result. */
+  revisionKey: string;
+  /** The key of the latest revision's result. */
+  latestKey: string;
+  revision: number;
+  /** A set that lists the result's id (e.g. the reviews of a hypothesis). */
+  index?: { key: string; member: string } | undefined;
+}
+
 /**
- * Stores `value` (JSON) under `revisionKey` unless a value is there. Returns
- * the value found, or undefined when this call stored `value`: the caller
- * then keeps the object it serialised instead of parsing it back.
+ * Stores `value` (JSON) as the result of `target.revision` unless that
+ * revision has one. Returns the value found, or undefined when this call
+ * stored `value`: the caller then keeps the object it serialised instead of
+ * parsing it back.
  */
 export async function writeOnce(
   redisClient: Redis,
-  revisionKey: string,
-  latestKey: string,
+  target: WriteOnceTarget,
   value: string,
-  index?: { key: string; member: string },
 ): Promise<string | undefined> {
   const redis = redisClient as RedisWithWriteOnce;
   // EVALSHA: the script is sent once per connection, not with every call.
   if (typeof redis.cosciWriteOnce !== 'function') redis.defineCommand('cosciWriteOnce', { lua: WRITE_ONCE });
-  const keys = index ? [revisionKey, latestKey, index.key] : [revisionKey, latestKey];
-  return (await redis.cosciWriteOnce(keys.length, ...keys, value, index?.member ?? '')) ?? undefined;
+  const keys = [target.revisionKey, target.latestKey, `${target.latestKey}:latest-revision`];
+  if (target.index) keys.push(target.index.key);
+  const reply = await redis.cosciWriteOnce(keys.length, ...keys, value, target.revision, target.index?.member ?? '');
+  return reply ?? undefined;
 }

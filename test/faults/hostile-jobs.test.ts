@@ -14,7 +14,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { QueueName } from '../../src/config/schema.js';
+import type { QueueName } from '../../src/contracts/queues.js';
 import { PAYLOAD_SCHEMAS } from '../../src/contracts/payloads.js';
 import { eventDigest } from '../../src/processors/hypothesis-processor.js';
 import { DEFAULT_JOB_OPTIONS } from '../../src/queues/publisher.js';

@@ -17,7 +17,7 @@ import zlib from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
-import type { ReviewVerification } from '../../src/store/review-store.js';
+import type { ReviewVerification } from '../../src/contracts/results.js';
 import type { StreamEvent } from '../../src/events/reader.js';
 import { startPageServer, type PageServer } from '../support/page-server.js';
 import { testConfig } from '../support/config.js';

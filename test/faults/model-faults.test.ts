@@ -16,7 +16,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
-import type { HypothesisResult } from '../../src/processors/hypothesis-processor.js';
+import type { HypothesisResult } from '../../src/contracts/results.js';
 import type { Action } from '../../src/safety/classification/verdict.js';
 import type { StreamEvent } from '../../src/events/reader.js';
 import {
@@ -340,7 +340,7 @@ describe('model faults under load', () => {
     expect(recovered).toBeGreaterThan(0);
   }, 60_000);
 
-  // A fault in src/processors/classify-job.ts (guardClassification): each 429
+  // A fault in src/processors/job-failure.ts (the rate-limited outcome): each 429
   // calls worker.rateLimit(retryAfterMs), which sets the queue's limiter key
   // with that expiry, last writer wins. A later 429 that asks a shorter wait
   // cuts short an earlier, longer one, and another worker hands the first

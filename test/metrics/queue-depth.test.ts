@@ -4,7 +4,7 @@
  */
 import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
-import { QUEUE_NAMES } from '../../src/config/schema.js';
+import { QUEUE_NAMES } from '../../src/contracts/queues.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { createQueueDepth } from '../../src/metrics/queue-depth.js';
 import { testConfig } from '../support/config.js';

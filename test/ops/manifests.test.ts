@@ -24,7 +24,8 @@ import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 import { WORKER_USAGE } from '../../src/cli/commands/worker.js';
 import { loadConfig } from '../../src/config/load.js';
-import { ConfigSchema, QUEUE_NAMES, type Config } from '../../src/config/schema.js';
+import { ConfigSchema, type Config } from '../../src/config/schema.js';
+import { QUEUE_NAMES } from '../../src/contracts/queues.js';
 import {
   durationSeconds,
   execForm,

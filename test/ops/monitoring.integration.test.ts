@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUE_NAMES, type QueueName } from '../../src/config/schema.js';
+import { QUEUE_NAMES, type QueueName } from '../../src/contracts/queues.js';
 import { Publisher } from '../../src/queues/publisher.js';
 import { apiError, markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import {

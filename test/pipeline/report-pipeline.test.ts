@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PayloadError } from '../../src/errors.js';
-import type { ReportResult } from '../../src/processors/report-processor.js';
+import type { ReportResult } from '../../src/contracts/results.js';
 import { buildReviewService } from '../../src/review/build.js';
 import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { testConfig } from '../support/config.js';
@@ -108,6 +108,30 @@ describe('final report, redact mode', () => {
     );
     expect(cleared).toMatchObject({ outcome: 'cleared', publishable: true, redactions: [] });
     expect((await reportEvents(h)).map(([type]) => type).sort()).toEqual(['report_blocked', 'report_cleared']);
+  });
+});
+
+describe('final report, not cleanly classified', () => {
+  it('is held, and announced by a classifier_degraded event like a hypothesis or a goal', async () => {
+    const h = await startHarness(testConfig(undefined, { safety: { final_report_check: 'redact' } }));
+    harnesses.push(h);
+    const result = await h.publisher.finalizeReport(
+      { reportId: 'rep-nokey', revision: 2, sections: [{ text: 'Kinases regulate the cell cycle.' }] },
+      { wait: true, timeoutMs: 10_000 },
+    );
+    expect(result.verdict).toMatchObject({ degraded: true, reason: 'no_api_key', action: 'quarantine' });
+    const events = await h.waitForEvents((e) => e.some((x) => x.type === 'classifier_degraded'));
+    const degraded = events.filter((e) => e.type === 'classifier_degraded');
+    expect(degraded).toHaveLength(1);
+    expect(degraded[0]!.eventId).toBe('classifier_degraded/rep-nokey/r2');
+    expect(degraded[0]!.data).toEqual({
+      target: 'report',
+      id: 'rep-nokey',
+      revision: 2,
+      reason: 'no_api_key',
+      action: 'quarantine',
+      model: result.verdict!.model,
+    });
   });
 });
 

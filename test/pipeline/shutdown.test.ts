@@ -8,6 +8,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { assessment, markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { testConfig } from '../support/config.js';
+import { startPageServer } from '../support/page-server.js';
 import { startHarness } from '../support/pipeline.js';
 import { deleteKeys, REDIS_URL, testRedis, uniqueName } from '../support/redis.js';
 
@@ -63,6 +64,47 @@ describe('graceful shutdown', () => {
     await next.stop();
     await h.stop();
     fake.requests.length = 0;
+  });
+});
+
+describe('graceful shutdown of a citation check', () => {
+  it('cuts a slow page short at the bound and returns the review to the queue, spending no attempt and caching nothing', async () => {
+    const pages = await startPageServer();
+    // Headers at once, then a body that never ends: only the shutdown can stop it.
+    pages.route('/slow', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.write('<p>The quoted sentence');
+    });
+    pages.page('/fast', '<p>The quoted sentence is here.</p>');
+    const config = testConfig(fake.url, {
+      worker: { shutdown_timeout_ms: 300 },
+      citations: {
+        allow_private_hosts: ['localhost'],
+        body_timeout_ms: 60_000,
+        total_timeout_ms: 60_000,
+      },
+    });
+    const h = await startHarness(config);
+    try {
+      await h.publisher.publishReviewRecorded({
+        reviewId: 'rv',
+        hypothesisId: 'h',
+        evidence: [{ claim: 'c', url: `${pages.base}/slow`, excerpt: 'The quoted sentence' }],
+      });
+      await until(async () => pages.hits.get('/slow') === 1);
+      const started = Date.now();
+      await h.runtime.shutdown('test');
+      // The bound (300 ms) and the time to close, far below the page's own 60 s limits.
+      expect(Date.now() - started).toBeLessThan(3000);
+      const job = await h.publisher.queue('review.recorded').getJob('review.rv.r0');
+      expect(['delayed', 'waiting']).toContain(await job!.getState());
+      expect(job!.attemptsMade).toBe(0);
+      expect(await h.events()).toEqual([]);
+      expect(await h.redis.keys(`${config.redis.key_prefix}:page:*`)).toEqual([]);
+    } finally {
+      await h.stop();
+      await pages.close();
+    }
   });
 });
 

@@ -152,8 +152,7 @@ describe('a verdict from the verdict cache', () => {
   const announce = (emitter: ReturnType<typeof setup>['emitter'], id: string) =>
     emitter.templates(
       (['hypothesis_assessed', 'hypothesis_quarantined'] as const).map((type) => ({ type, eventId: `${type}/${id}` })),
-      `{"hypothesisId":"${id}","revision":1,`,
-      '}',
+      { before: { hypothesisId: id, revision: 1 }, after: {} },
     );
 
   it('is written and announced from the cached value', async () => {
@@ -192,13 +191,40 @@ describe('a verdict from the verdict cache', () => {
     expect(await redis.xlen(stream)).toBe(2);
   });
 
+  it('passes the verdict and its fields on byte for byte: an empty list stays a list, a number keeps its digits', async () => {
+    const { prefix, stream, emitter, store } = setup();
+    const v = { ...verdict('quarantine'), categories: [], confidence: 0.12345678901234568 };
+    const { action, categories, confidence, rationale, degraded, model, refusal, windowed } = v;
+    const fields = { action, categories, confidence, rationale, degraded, model, refusal, windowed };
+    const entry = cachedVerdictEntry(lookup(prefix), v, ['hypothesis_assessed'], fields);
+    await redis.set(entry.key, entry.value, 'EX', entry.ttlSeconds);
+    const result = await store.recordCached('e1', 1, lookup(prefix), {
+      held: { text: 't' },
+      announce: emitter.templates([{ type: 'hypothesis_assessed', eventId: 'hypothesis_assessed/e1' }], {
+        before: { hypothesisId: 'e1', revision: 1 },
+        after: { goalId: 'g "1"', runId: undefined },
+      }),
+    });
+    expect(result).toEqual({ kind: 'created', verdict: { ...v, cached: true } });
+    const [, f] = ((await redis.xrange(stream, '-', '+')) as Array<[string, string[]]>)[0]!;
+    expect(f![5]).toBe(JSON.stringify({ hypothesisId: 'e1', revision: 1, ...fields, goalId: 'g "1"' }));
+  });
+
   it('misses, writing nothing, when the value is absent, malformed or names an event it was not given', async () => {
     const { prefix, stream, counted, emitter, store } = setup();
     await redis.set(`${prefix}:assessment:w1`, 'assessment of window 2');
+    const v = verdict('quarantine');
+    const usable = JSON.parse(
+      cachedVerdictEntry(lookup(prefix), v, ['hypothesis_assessed'], { action: 'quarantine' }).value,
+    ) as Record<string, unknown>;
     const values = [
       undefined,
-      'no separators at all',
-      ['quarantine', 'hypothesis_blocked', JSON.stringify(verdict('quarantine')), '"action":"quarantine"'].join('\n'),
+      'not JSON at all',
+      // The newline-separated value of an earlier release.
+      ['quarantine', 'hypothesis_assessed', JSON.stringify(v), '"action":"quarantine"'].join('\n'),
+      JSON.stringify({ ...usable, format: 0 }),
+      JSON.stringify({ ...usable, verdict: { ...v } }),
+      JSON.stringify({ ...usable, events: ['hypothesis_blocked'] }),
     ];
     for (const [i, value] of values.entries()) {
       if (value === undefined) await redis.del(lookup(prefix).key);

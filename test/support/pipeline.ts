@@ -1,7 +1,8 @@
 /** Starting the real worker runtime and a publisher against real Redis, and waiting for events. */
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import type { Config, QueueName } from '../../src/config/schema.js';
+import type { Config } from '../../src/config/schema.js';
+import type { QueueName } from '../../src/contracts/queues.js';
 import { readEvents, type StreamEvent } from '../../src/events/reader.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { Publisher } from '../../src/queues/publisher.js';

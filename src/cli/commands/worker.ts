@@ -7,7 +7,7 @@
  * means it. SIGHUP is not handled: there is no configuration reload.
  */
 import { parseArgs } from 'node:util';
-import { QUEUE_NAMES } from '../../config/schema.js';
+import { QUEUE_NAMES } from '../../contracts/queues.js';
 import { startWorkerRuntime } from '../../runtime/worker-runtime.js';
 import { cliConfig } from '../config.js';
 import type { CliContext } from '../context.js';

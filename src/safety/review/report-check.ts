@@ -4,12 +4,14 @@
  * report's outcome is once the redacted text has its own verdict.
  */
 import type { Action } from '../classification/verdict.js';
-import { isWithheld, type ReviewState } from './decision.js';
+import { isWithheld, REVIEW_STATES } from './decision.js';
 
-export type ReportCheckMode = 'redact' | 'block' | 'off';
+export const REPORT_CHECK_MODES = ['redact', 'block', 'off'] as const;
+export type ReportCheckMode = (typeof REPORT_CHECK_MODES)[number];
 
 /** A hypothesis with no verdict yet: not known to be safe, so withheld like a held one. */
-export type SectionState = ReviewState | 'unassessed';
+export const SECTION_STATES = [...REVIEW_STATES, 'unassessed'] as const;
+export type SectionState = (typeof SECTION_STATES)[number];
 
 export interface SectionInput {
   text: string;

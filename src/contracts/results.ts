@@ -1,0 +1,101 @@
+/**
+ * Job results, as zod schemas: what a processor returns, what the stores keep
+ * in Redis, and what publishers in any language read back (a goal's verdict
+ * with `--wait`, a final report's redacted text). The types are inferred from
+ * the schemas, and the stores validate what they read against them, so a
+ * value written by an older or foreign writer fails loudly instead of being
+ * trusted by a cast. JSON Schema files in schemas/ (result.*.json).
+ */
+import { z } from 'zod';
+import { VerdictSchema } from '../safety/classification/verdict.js';
+import { REVIEW_STATES } from '../safety/review/decision.js';
+import { REPORT_CHECK_MODES, SECTION_STATES } from '../safety/review/report-check.js';
+import { CITATION_STATUSES, REPORT_OUTCOMES } from './events.js';
+import { IdSchema } from './payloads.js';
+
+/** The return value of a `goal.submitted` job. */
+export const GoalResultSchema = z.object({
+  goalId: IdSchema,
+  verdict: VerdictSchema,
+});
+export type GoalResult = z.infer<typeof GoalResultSchema>;
+
+/** The return value of a `hypothesis.saved` job. */
+export const HypothesisResultSchema = z.object({
+  hypothesisId: IdSchema,
+  revision: z.number().int().nonnegative(),
+  verdict: VerdictSchema,
+  /** The revision's review state; a person's decision wins over the verdict. */
+  state: z.enum(REVIEW_STATES),
+});
+export type HypothesisResult = z.infer<typeof HypothesisResultSchema>;
+
+/** The check of one cited evidence entry. */
+export const CitationResultSchema = z.object({
+  /** The entry's position in the review's evidence. */
+  index: z.number().int().nonnegative(),
+  url: z.string(),
+  status: z.enum(CITATION_STATUSES),
+  /** Characters in the quoted excerpt. */
+  excerptLen: z.number().int().nonnegative(),
+  /** Why it is not ok: excerpt_not_found, url_not_seen, timeout, http_404, blocked_address, ... */
+  reason: z.string().optional(),
+  citation_unverified: z.boolean(),
+});
+export type CitationResult = z.infer<typeof CitationResultSchema>;
+
+/** The research system's summary of one URL: the worst result of the citations of it. */
+export const UrlSummarySchema = z.object({
+  status: z.enum(CITATION_STATUSES),
+  excerpt_len: z.number().int().nonnegative(),
+});
+export type UrlSummary = z.infer<typeof UrlSummarySchema>;
+
+/** The return value of a `review.recorded` job, kept per review revision. */
+export const ReviewVerificationSchema = z.object({
+  reviewId: IdSchema,
+  hypothesisId: IdSchema,
+  revision: z.number().int().nonnegative(),
+  /** Verification disabled in the configuration. */
+  skipped: z.boolean(),
+  results: z.array(CitationResultSchema),
+  /** The research system's shape: `{url: {status, excerpt_len}}`. */
+  summary: z.record(z.string(), UrlSummarySchema),
+  counts: z.record(z.enum(CITATION_STATUSES), z.number().int().nonnegative()),
+  verifiedAt: z.iso.datetime({ offset: true }),
+});
+export type ReviewVerification = z.infer<typeof ReviewVerificationSchema>;
+
+export const RedactionSchema = z.object({
+  /** The section's position in the report. */
+  index: z.number().int().nonnegative(),
+  hypothesisId: IdSchema,
+  state: z.enum(SECTION_STATES),
+});
+
+/** The return value of a `report.finalized` job, kept per report revision. */
+export const ReportResultSchema = z.object({
+  reportId: IdSchema,
+  revision: z.number().int().nonnegative(),
+  runId: IdSchema.optional(),
+  mode: z.enum(REPORT_CHECK_MODES),
+  /** `skipped` when the check is off. */
+  outcome: z.enum([...REPORT_OUTCOMES, 'skipped']),
+  /** True when the report may be published as `text`. */
+  publishable: z.boolean(),
+  blockedBy: z.enum(['held_hypotheses', 'report_verdict']).optional(),
+  /** The report with every withheld section replaced by a notice. */
+  text: z.string(),
+  redactions: z.array(RedactionSchema),
+  /** The verdict on the redacted report as a whole; absent when the check is off. */
+  verdict: VerdictSchema.optional(),
+  checkedAt: z.iso.datetime({ offset: true }),
+});
+export type ReportResult = z.infer<typeof ReportResultSchema>;
+
+export const RESULT_SCHEMAS = {
+  'hypothesis.saved': HypothesisResultSchema,
+  'goal.submitted': GoalResultSchema,
+  'review.recorded': ReviewVerificationSchema,
+  'report.finalized': ReportResultSchema,
+} as const;
