@@ -79,7 +79,7 @@ describe('graceful shutdown of a citation check', () => {
     const config = testConfig(fake.url, {
       worker: { shutdown_timeout_ms: 300 },
       citations: {
-        allow_private_hosts: ['localhost'],
+        allow_private_hosts: [`localhost:${pages.port}`],
         body_timeout_ms: 60_000,
         total_timeout_ms: 60_000,
       },
