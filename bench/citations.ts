@@ -28,7 +28,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deleteKeysWithPrefix, gc, int, pick, rng, type Rand } from './support.js';
 import { Redis } from 'ioredis';
-import { fetchOptionsFrom } from '../src/citations/build.js';
+import { buildParsePool, fetchOptionsFrom } from '../src/citations/build.js';
 import { createPageCache, type CacheResult, type PageCache } from '../src/citations/page-cache.js';
 import type { PageText } from '../src/citations/page-text.js';
 import { createVerifier, type Verifier } from '../src/citations/verifier.js';
@@ -472,9 +472,11 @@ function reviews(n: number): Array<Array<Evidence & { changed: boolean }>> {
   return out;
 }
 
+const parsePool = buildParsePool(config);
 const verifierWith = (cache: PageCache | undefined): Verifier =>
   createVerifier({
     fetchOptions,
+    reader: parsePool,
     hostLimiter,
     concurrency: config.citations.review_concurrency,
     prefixChars: 0,
@@ -580,6 +582,7 @@ try {
   server.closeAllConnections();
   server.close();
   await fetchOptions.dispatcher?.destroy();
+  await parsePool.close();
 }
 
 // ---------------------------------------------------------------- 3. normalise and match on 1 MB

@@ -10,14 +10,17 @@ import type { FetchOptions } from '../fetcher/fetch-page.js';
 import type { HostLimiter } from '../fetcher/fetch-page.js';
 import { matchExcerpt } from '../safety/citations/index.js';
 import type { PageCache } from './page-cache.js';
-import { fetchPageText, type PageText } from './page-text.js';
+import { fetchPageText, type DocumentReader, type PageText } from './page-text.js';
 
 export interface CitationResult {
   index: number;
   url: string;
   status: CitationStatus;
   excerptLen: number;
-  /** Why it is not ok: excerpt_not_found, url_not_seen, timeout, http_404, blocked_address, ... */
+  /**
+   * Why it is not ok: excerpt_not_found, excerpt_not_in_pages_read, url_not_seen, timeout, http_404,
+   * blocked_address, content_too_slow, ... (docs/citations.md).
+   */
   reason?: string;
   citation_unverified: boolean;
 }
@@ -29,6 +32,8 @@ export interface UrlSummary {
 
 export interface VerifierOptions {
   fetchOptions: FetchOptions;
+  /** Extracts the text of fetched documents, off the event loop (the parsing pool). */
+  reader: DocumentReader;
   hostLimiter: HostLimiter;
   /** Citations of one review checked at once. */
   concurrency: number;
@@ -86,7 +91,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     const fetch = () =>
       options.hostLimiter.run(hostOf(url), async () => {
         const started = performance.now();
-        const page = await fetchPageText(url, options.fetchOptions);
+        const page = await fetchPageText(url, options.fetchOptions, options.reader);
         options.onFetch?.(page, (performance.now() - started) / 1000);
         return page;
       });
@@ -110,7 +115,13 @@ export function createVerifier(options: VerifierOptions): Verifier {
       e.excerpt,
       options.prefixChars > 0 ? { prefixChars: options.prefixChars } : undefined,
     );
-    if (!match.found) return fail('unverified', match.reason);
+    if (!match.found) {
+      // Not on the pages read is not "not in the document" when pages were left unread.
+      return fail(
+        'unverified',
+        page.truncated && match.reason === 'excerpt_not_found' ? 'excerpt_not_in_pages_read' : match.reason,
+      );
+    }
     return { ...base, status: 'ok', citation_unverified: false };
   }
 
