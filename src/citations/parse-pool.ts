@@ -16,8 +16,9 @@
  *   which the heap limit does not count) is watched from here: while tasks
  *   run, the process's resident memory is sampled, and a task during which
  *   it grew by more than twice the heap limit has its thread terminated;
- * - a thread that ends in any of these ways is replaced, and its task gets a
- *   result, `content_too_slow` or `content_too_large`, never an exception.
+ * - a thread that ends in any of these ways is replaced at once, and its task
+ *   gets a result, `content_too_slow` or `content_too_large`, never an
+ *   exception.
  *
  * The body is moved to the thread (transfer list), not copied. Tasks wait in
  * a first-in, first-out queue for a free thread; threads start on demand, up
@@ -191,10 +192,9 @@ export class ParsePool {
         if (!slot.dead) this.attach(slot, script);
       },
       (err: unknown) => {
-        // No script, no threads: the tasks waiting fail as unreadable rather than hang.
+        // No script, no threads: the documents waiting fail rather than hang.
         this.end(slot);
-        const detail = `the parsing thread could not start: ${(err as Error).message}`;
-        for (const task of this.queue.splice(0)) task.resolve({ ok: false, reason: 'unreadable_content', detail });
+        this.failWaiting(`the parsing thread could not start: ${(err as Error).message}`);
         this.report();
       },
     );
@@ -265,16 +265,31 @@ export class ParsePool {
     this.dispatch();
   }
 
-  /** Ends the slot's thread; its task, if any, gets the failure, and a new thread takes its place when there is work. */
+  /**
+   * Ends the slot's thread; its task, if any, gets the failure. A thread that
+   * had started is replaced at once, so the next document finds one ready; one
+   * that failed before it could take a document is not, and the documents
+   * waiting fail too, rather than start thread after thread.
+   */
   private kill(slot: Slot, reason: KillReason, detail: string): void {
+    const started = slot.ready;
     this.end(slot);
-    if (slot.running === undefined) {
-      this.dispatch();
-      return;
+    if (slot.running !== undefined) {
+      this.options.observer?.killed?.(reason);
+      this.finish(slot, { ok: false, reason: FAILURE_OF_KILL[reason], detail }, reason);
+    } else if (!started) {
+      this.failWaiting(`the parsing thread could not start: ${detail}`);
     }
-    this.options.observer?.killed?.(reason);
-    const failure = FAILURE_OF_KILL[reason];
-    this.finish(slot, { ok: false, reason: failure, detail }, reason);
+    if (started && !this.closed && this.slots.size < this.options.threads) this.start();
+    this.dispatch();
+  }
+
+  /** Every queued document gets `unreadable_content`. */
+  private failWaiting(detail: string): void {
+    for (const task of this.queue.splice(0)) {
+      this.options.observer?.task?.('crashed', 0);
+      task.resolve({ ok: false, reason: 'unreadable_content', detail });
+    }
   }
 
   /** Takes the slot out of the pool and terminates its thread. */

@@ -62,6 +62,14 @@ const html = (s: string) => new Uint8Array(Buffer.from(s));
 /** A PDF that takes pdf.js seconds to read: thousands of pages. */
 const slowPdf = () => buildPdf(Array.from({ length: 3000 }, (_, i) => [`Page ${i} of a long report on kinases.`]));
 
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 function expectFailure(result: Extraction, reason: string): string {
   expect(result.ok).toBe(false);
   if (result.ok) throw new Error('unreachable');
@@ -130,7 +138,8 @@ describe('the parsing pool', () => {
     // The event loop was free all along (the PDF alone takes seconds of CPU).
     expect(delay.max / 1e6).toBeLessThan(100);
     expect(seen.kills).toEqual(['too_slow']);
-    // A new thread takes the next document.
+    // A new thread is started at once, and takes the next document.
+    await until(() => seen.idle === 1);
     expect(await p.extract(html('<p>after</p>'), 'text/html')).toMatchObject({ ok: true, text: 'after' });
     expect(p.size).toBe(1);
     expect(seen.outcomes).toEqual(['ok', 'too_slow', 'ok']);
@@ -160,6 +169,19 @@ describe('the parsing pool', () => {
     // Unwatched it would reach gigabytes; stopped past 256 MiB, with the last doubling of pdf.js's buffer.
     expect(peakRss() - before).toBeLessThan(512 * MiB);
     expect(await p.extract(html('<p>after</p>'), 'text/html')).toMatchObject({ ok: true });
+  });
+
+  it('fails the documents waiting, and starts no thread after thread, when a thread cannot start', async () => {
+    // 2 MiB of heap cannot even load the parsers.
+    const { pool: p, seen } = pool({ maxHeapMb: 2 });
+    const results = await Promise.all([
+      p.extract(html('<p>a</p>'), 'text/html'),
+      p.extract(html('<p>b</p>'), 'text/html'),
+    ]);
+    for (const result of results) expect(expectFailure(result, 'unreadable_content')).toMatch(/could not start/);
+    expect(seen.outcomes).toEqual(['crashed', 'crashed']);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(p.size).toBe(0);
   });
 
   it('parses at most `threads` documents at once; the others wait their turn', async () => {
