@@ -7,7 +7,10 @@
  *    generated article pages (navigation, paragraphs with inline markup,
  *    tables, figures, lists, scripts, styles, JSON-LD) of 1, 4 and 16 MB, and
  *    with `--pages DIR` on the real pages DIR/NAME/source.html (sum of bytes
- *    over sum of times). MB is 10^6 bytes of UTF-8 HTML.
+ *    over sum of times). MB is 10^6 bytes of UTF-8 HTML. Then the same pages
+ *    through a parsing thread of the pool, as the worker reads them (the
+ *    body moved to the thread, decoded, parsed, normalised, the text sent
+ *    back), against the same steps on this thread.
  * 2. Verifications per second from the cache: a loopback server serves a few
  *    generated pages, a verifier with the Redis page cache (REDIS_URL, by
  *    default redis://127.0.0.1:6379, under a unique key prefix deleted
@@ -28,14 +31,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deleteKeysWithPrefix, gc, int, pick, rng, type Rand } from './support.js';
 import { Redis } from 'ioredis';
-import { fetchOptionsFrom } from '../src/citations/build.js';
+import { buildParsePool, fetchOptionsFrom } from '../src/citations/build.js';
 import { createPageCache, type CacheResult, type PageCache } from '../src/citations/page-cache.js';
 import type { PageText } from '../src/citations/page-text.js';
 import { createVerifier, type Verifier } from '../src/citations/verifier.js';
 import { ConfigSchema } from '../src/config/schema.js';
 import type { Evidence } from '../src/contracts/payloads.js';
 import { HostLimiter } from '../src/fetcher/fetch-page.js';
-import { htmlToText, matchExcerpt, normalizeForMatch } from '../src/safety/citations/index.js';
+import { decodeBody, htmlToText, matchExcerpt, normalizeForMatch } from '../src/safety/citations/index.js';
 import {
   describeMachine,
   formatMarkdown,
@@ -396,6 +399,65 @@ if (realPages) {
   process.stderr.write(`  htmlToText, real pages: ${(real.mb / (real.ms / 1000)).toFixed(1)} MB/s\n`);
 }
 
+// ---------------------------------------------------------------- 1b. in a parsing thread
+
+/**
+ * The worker's path for a page, on this thread and through one parsing
+ * thread: the difference is what isolation costs (moving the body, the
+ * result's copy back, the message round trip).
+ */
+interface ThreadRow {
+  label: string;
+  mb: number;
+  inProcessMs: number;
+  threadMs: number | undefined;
+  note: string;
+}
+const threadRows: ThreadRow[] = [];
+const HTML_TYPE = 'text/html; charset=utf-8';
+{
+  const benchPool = buildParsePool(ConfigSchema.parse({ citations: { parse_threads: 1 } }));
+  try {
+    const warm = new TextEncoder().encode(warmPage);
+    for (let i = 0; i < 5; i++) await benchPool.extract(warm.slice(), HTML_TYPE);
+    for (const mb of SIZES_MB) {
+      const bytes = new TextEncoder().encode(articlePage(mb * MB, mb));
+      const runs = mb >= 16 ? Math.min(RUNS, 3) : RUNS;
+      gc();
+      const local: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const t0 = performance.now();
+        sink += normalizeForMatch(htmlToText(decodeBody(bytes, HTML_TYPE).text)).length;
+        local.push(performance.now() - t0);
+      }
+      // Each run moves its own copy of the body, made before the clock starts.
+      const copies = Array.from({ length: runs }, () => bytes.slice());
+      const inThread: number[] = [];
+      let note = '';
+      for (const copy of copies) {
+        const t0 = performance.now();
+        const result = await benchPool.extract(copy, HTML_TYPE);
+        inThread.push(performance.now() - t0);
+        if (!result.ok) {
+          note = `${result.reason}: ${result.detail}`;
+          break;
+        }
+        sink += result.text.length;
+      }
+      threadRows.push({
+        label: `generated article, ${mb} MB`,
+        mb: bytes.length / MB,
+        inProcessMs: median(local),
+        threadMs: note ? undefined : median(inThread),
+        note,
+      });
+      process.stderr.write(`  in a parsing thread, ${mb} MB: ${note || `${median(inThread).toFixed(0)} ms`}\n`);
+    }
+  } finally {
+    await benchPool.close();
+  }
+}
+
 // ---------------------------------------------------------------- 2. verifications per second
 
 /** Plain text of the page as a reader sees it, and excerpts cut from it at word boundaries. */
@@ -472,9 +534,11 @@ function reviews(n: number): Array<Array<Evidence & { changed: boolean }>> {
   return out;
 }
 
+const parsePool = buildParsePool(config);
 const verifierWith = (cache: PageCache | undefined): Verifier =>
   createVerifier({
     fetchOptions,
+    reader: parsePool,
     hostLimiter,
     concurrency: config.citations.review_concurrency,
     prefixChars: 0,
@@ -580,6 +644,7 @@ try {
   server.closeAllConnections();
   server.close();
   await fetchOptions.dispatcher?.destroy();
+  await parsePool.close();
 }
 
 // ---------------------------------------------------------------- 3. normalise and match on 1 MB
@@ -671,6 +736,19 @@ if (real) {
       `(best of its ${real.passes} times): ${real.slowest.name} (${real.slowest.kb.toFixed(0)} kB) at ${real.slowest.mbps.toFixed(1)} MB/s`,
   );
 }
+const threadHeader = ['input', 'MB', 'this thread, ms', 'parsing thread, ms', 'cost of isolation', 'note'];
+const threadTable = threadRows.map((row) => [
+  row.label,
+  row.mb.toFixed(1),
+  row.inProcessMs.toFixed(0),
+  row.threadMs === undefined ? '–' : row.threadMs.toFixed(0),
+  row.threadMs === undefined
+    ? '–'
+    : `${(row.threadMs - row.inProcessMs).toFixed(0)} ms (${(((row.threadMs - row.inProcessMs) / row.inProcessMs) * 100).toFixed(0)}%)`,
+  row.note || '–',
+]);
+console.log(`\n1b. decode, HTML to text and normalise: on this thread and through a parsing thread (median)\n`);
+console.log(textTable(threadHeader, threadTable));
 console.log(
   `\n2. Verifications, reviews of ${REVIEW_SIZE} entries over ${CACHED_PAGES} pages of ` +
     `${CACHED_PAGE_BYTES / 1000} kB HTML (${cachedTextKb.toFixed(0)} kB of text each), ` +
@@ -721,6 +799,16 @@ if (!parsed.values['no-docs']) {
       `does on one core when it has the core. Goal: at least ${GOAL_MBPS} MB/s.`,
     '',
     markdownTable(h2tHeader, h2tTable),
+    '',
+    '### HTML to text in a parsing thread',
+    '',
+    'The worker extracts a page\u2019s text in a parsing thread (docs/citations.md#isolation): the body is moved to ' +
+      'the thread, decoded, parsed and normalised there, and the text is copied back. The same generated pages, ' +
+      'decoded, turned to text and normalised on the benchmark\u2019s own thread and through a pool of one thread ' +
+      `with the default bounds (median of ${RUNS} runs, ${Math.min(RUNS, 3)} at 16 MB, after a warm-up); the ` +
+      'difference is what the isolation costs. A page the thread cannot read within its bounds shows why.',
+    '',
+    markdownTable(threadHeader, threadTable),
     '',
     '### Verifications per second',
     '',

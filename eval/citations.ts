@@ -18,9 +18,10 @@
  *
  * Each page's excerpts go to `verify` as one review (at most MAX_EVIDENCE
  * entries). By default a review fetches each page once, as the worker's page
- * cache does; `--fetch-each` uses `buildVerifier(config, {})` exactly as the
- * one-off `verify` command does, which fetches the page again for every
- * entry (several times slower).
+ * cache does; `--fetch-each` uses `buildVerifier` exactly as the one-off
+ * `verify` command does, which fetches the page again for every entry
+ * (several times slower). Either way the text is extracted in the parsing
+ * threads built from the configuration, as in the worker.
  *
  * Prints the figures and the misses, writes the `## Measured` section at the
  * end of docs/citations.md (replaced on each run), and exits 1 when recall is
@@ -33,7 +34,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from 'cheerio/slim';
-import { buildVerifier, fetchOptionsFrom } from '../src/citations/build.js';
+import { buildParsePool, buildVerifier, fetchOptionsFrom } from '../src/citations/build.js';
 import type { PageCache } from '../src/citations/page-cache.js';
 import type { PageText } from '../src/citations/page-text.js';
 import type { CitationResult } from '../src/contracts/results.js';
@@ -321,11 +322,13 @@ function reviewCache(): PageCache {
   };
 }
 
-const fetchEachVerifier = FETCH_EACH ? buildVerifier(config, {}) : undefined;
+const parsePool = buildParsePool(config);
+const fetchEachVerifier = FETCH_EACH ? buildVerifier(config, { reader: parsePool }) : undefined;
 function reviewVerifier(): Verifier {
   if (fetchEachVerifier) return fetchEachVerifier;
   return createVerifier({
     fetchOptions,
+    reader: parsePool,
     hostLimiter,
     concurrency: c.review_concurrency,
     prefixChars: c.prefix_chars,
@@ -363,7 +366,9 @@ const host = describeMachine();
 console.log(`Citation evaluation, ${when}; ${host}; load average ${loadAtStart.toFixed(1)}`);
 console.log(`pages: ${pagesDir} (${pages.length} pages), served at http://localhost:${port}/NAME/`);
 console.log(
-  FETCH_EACH ? 'verifier: buildVerifier(config, {}), a fetch per entry\n' : 'verifier: a fetch per page per review\n',
+  FETCH_EACH
+    ? 'verifier: buildVerifier(config, { reader }), a fetch per entry\n'
+    : 'verifier: a fetch per page per review\n',
 );
 
 let trueResults: CitationResult[];
@@ -379,6 +384,7 @@ try {
   server.closeAllConnections();
   server.close();
   await fetchOptions.dispatcher?.destroy();
+  await parsePool.close();
 }
 const totalSeconds = (performance.now() - started) / 1000;
 const negativeSeconds = totalSeconds - trueSeconds;
@@ -578,7 +584,7 @@ if (!args.values['no-docs']) {
       `address guards, decoding, HTML to text, normalisation and matching. Excerpts are cited one page at a ` +
       `time, as one review (at most ${MAX_EVIDENCE} entries) per page` +
       (FETCH_EACH
-        ? ', with `buildVerifier(config, {})`, which fetches the page for every entry.'
+        ? ', with `buildVerifier`, which fetches the page for every entry.'
         : '; within a review each page is fetched once, as the worker\u2019s page cache does ' +
           '(`--fetch-each` fetches it for every entry).'),
     '',

@@ -12,10 +12,12 @@ import type { FetchOptions } from '../fetcher/fetch-page.js';
 import type { HostLimiter } from '../fetcher/fetch-page.js';
 import { matchExcerpt } from '../safety/citations/index.js';
 import type { PageCache } from './page-cache.js';
-import { fetchPageText, type PageText } from './page-text.js';
+import { fetchPageText, type DocumentReader, type PageText } from './page-text.js';
 
 export interface VerifierOptions {
   fetchOptions: FetchOptions;
+  /** Extracts the text of fetched documents, off the event loop (the parsing pool). */
+  reader: DocumentReader;
   hostLimiter: HostLimiter;
   /** Citations of one review checked at once. */
   concurrency: number;
@@ -77,7 +79,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
         const started = performance.now();
         // The shutdown signal cuts a slow page short: fetchPage then rejects,
         // so the page cache stores nothing for it.
-        const page = await fetchPageText(url, { ...options.fetchOptions, signal });
+        const page = await fetchPageText(url, { ...options.fetchOptions, signal }, options.reader);
         options.onFetch?.(page, (performance.now() - started) / 1000);
         return page;
       });
@@ -106,7 +108,13 @@ export function createVerifier(options: VerifierOptions): Verifier {
       e.excerpt,
       options.prefixChars > 0 ? { prefixChars: options.prefixChars } : undefined,
     );
-    if (!match.found) return fail('unverified', match.reason);
+    if (!match.found) {
+      // Not on the pages read is not "not in the document" when pages were left unread.
+      return fail(
+        'unverified',
+        page.truncated && match.reason === 'excerpt_not_found' ? 'excerpt_not_in_pages_read' : match.reason,
+      );
+    }
     return { ...base, status: 'ok', citation_unverified: false };
   }
 

@@ -203,7 +203,10 @@ export const CitationsConfigSchema = z
     total_timeout_ms: positiveInt.default(20_000),
     /** Bytes on the wire (compressed) at most. */
     max_bytes: positiveInt.default(10 * 1024 * 1024),
-    /** Bytes after decompression at most (a gzip bomb stops here). */
+    /**
+     * Bytes after decompression at most (a gzip bomb stops here); also the
+     * most characters of text one document may give.
+     */
     max_decoded_bytes: positiveInt.default(20 * 1024 * 1024),
     max_redirects: z.number().int().min(0).max(20).default(5),
     /** Fetches in flight to one host at once, per worker. */
@@ -221,6 +224,29 @@ export const CitationsConfigSchema = z
      */
     prefix_chars: z.number().int().nonnegative().default(0),
     user_agent: z.string().min(1).default('cosci-safety-citation-verifier/0.1'),
+    /**
+     * Threads that extract the text of fetched documents (HTML, plain text,
+     * PDF), off the event loop; documents beyond wait their turn. Each may
+     * hold up to twice `parse_max_heap_mb` of memory while it works.
+     */
+    parse_threads: positiveInt.default(2),
+    /** Wall-clock bound on extracting one document's text; past it its thread is ended (`content_too_slow`). */
+    parse_timeout_ms: positiveInt.default(10_000),
+    /**
+     * Heap limit of each parsing thread, in MiB; a document that needs more
+     * ends its thread (`content_too_large`), and so does one during which the
+     * process's resident memory grows by more than twice this (memory outside
+     * the heap, such as a PDF's inflated streams).
+     */
+    parse_max_heap_mb: z.number().int().min(64).default(256),
+    /** Pages of a PDF read at most, from the first; an excerpt not found in them is `excerpt_not_in_pages_read`. */
+    pdf_max_pages: positiveInt.default(500),
+    /**
+     * A PDF whose compressed streams (images left out) inflate to more than
+     * this many bytes is refused before it is read (`content_too_large`): a
+     * decompression bomb stops here.
+     */
+    pdf_max_decoded_bytes: positiveInt.default(64 * 1024 * 1024),
   })
   .prefault({});
 

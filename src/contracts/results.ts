@@ -38,7 +38,10 @@ export const CitationResultSchema = z.object({
   status: z.enum(CITATION_STATUSES),
   /** Characters in the quoted excerpt. */
   excerptLen: z.number().int().nonnegative(),
-  /** Why it is not ok: excerpt_not_found, url_not_seen, timeout, http_404, blocked_address, ... */
+  /**
+   * Why it is not ok: excerpt_not_found, excerpt_not_in_pages_read, url_not_seen, timeout, http_404,
+   * blocked_address, content_too_slow, ... (docs/citations.md).
+   */
   reason: z.string().optional(),
   citation_unverified: z.boolean(),
 });

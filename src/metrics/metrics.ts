@@ -4,6 +4,7 @@
  * and no unbounded label (never a job or hypothesis id).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { KILL_REASONS, PARSE_OUTCOMES } from '../citations/parse-pool.js';
 
 export interface Metrics {
   registry: Registry;
@@ -23,6 +24,10 @@ export interface Metrics {
   fetchDuration: Histogram<'outcome'>;
   fetchCache: Counter<'result'>;
   fetchBytes: Counter;
+  parseTasks: Counter<'outcome'>;
+  parseKills: Counter<'reason'>;
+  parseQueueWait: Histogram;
+  parseThreads: Gauge<'state'>;
   reviewDecisions: Counter<'decision'>;
   reviewApiRequests: Counter<'outcome'>;
   reports: Counter<'outcome'>;
@@ -131,6 +136,38 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       help: 'Bytes received on the wire by page fetches.',
       registers,
     }),
+    parseTasks: zeroed(
+      new Counter({
+        name: 'cosci_safety_parse_tasks_total',
+        help: 'Documents whose text the parsing threads extracted, by outcome: ok, unreadable, too_slow, too_large (refused by a guard or their thread ended), crashed.',
+        labelNames: ['outcome'],
+        registers,
+      }),
+      'outcome',
+      PARSE_OUTCOMES,
+    ),
+    parseKills: zeroed(
+      new Counter({
+        name: 'cosci_safety_parse_thread_kills_total',
+        help: 'Parsing threads ended under a document, by reason: too_slow (past parse_timeout_ms), too_large (heap limit or memory growth), crashed.',
+        labelNames: ['reason'],
+        registers,
+      }),
+      'reason',
+      KILL_REASONS,
+    ),
+    parseQueueWait: new Histogram({
+      name: 'cosci_safety_parse_queue_wait_seconds',
+      help: 'Time a fetched document waited for a free parsing thread.',
+      buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
+    }),
+    parseThreads: new Gauge({
+      name: 'cosci_safety_parse_threads',
+      help: 'Parsing threads started, by state: busy (extracting a document) or idle.',
+      labelNames: ['state'],
+      registers,
+    }),
     reviewDecisions: new Counter({
       name: 'cosci_safety_review_decisions_total',
       help: 'Decisions people took on held hypotheses: released or confirmed.',
@@ -150,4 +187,13 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       registers,
     }),
   };
+}
+
+/**
+ * Starts each labelled series at 0, so that a rate over it exists before the
+ * first event: a panel or alert on kills then shows 0, not "no data".
+ */
+function zeroed<L extends string>(counter: Counter<L>, label: L, values: readonly string[]): Counter<L> {
+  for (const value of values) counter.inc({ [label]: value } as Partial<Record<L, string>>, 0);
+  return counter;
 }

@@ -25,7 +25,7 @@ import { createBlockingConnection } from '../queues/connection.js';
 import { JobWorker } from '../queues/job-worker.js';
 import { createDecisionStore } from '../store/decision-store.js';
 import { createVerdictStore } from '../store/verdict-store.js';
-import { buildVerifier } from '../citations/build.js';
+import { buildParsePool, buildVerifier } from '../citations/build.js';
 import { withFailurePolicy } from '../processors/job-failure.js';
 import { createReviewProcessor } from '../processors/review-processor.js';
 import { createReviewStore } from '../store/review-store.js';
@@ -176,6 +176,10 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
     onEmitted: (type) => metrics.events.inc({ type }),
   });
 
+  // Cited documents are parsed in threads, never on this event loop
+  // (docs/citations.md#isolation). Threads start with the first document.
+  const parsePool = buildParsePool(config, { metrics });
+
   const workers = new Map<QueueName, Worker>();
   const deps = (queue: QueueName): ProcessorDeps => ({
     classifier,
@@ -190,7 +194,7 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
     'hypothesis.saved': createHypothesisProcessor(deps('hypothesis.saved')),
     'goal.submitted': createGoalProcessor(deps('goal.submitted')),
     'review.recorded': createReviewProcessor({
-      verifier: buildVerifier(config, { redis, metrics }),
+      verifier: buildVerifier(config, { reader: parsePool, redis, metrics }),
       store: createReviewStore(redis, config.redis.key_prefix),
       emitter,
       enabled: config.safety.enable_citation_verifier,
@@ -344,6 +348,8 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
       await closing;
       clearTimeout(timer);
       clearTimeout(force);
+      // After the jobs: a document still being parsed belongs to a job given up above.
+      await parsePool.close();
       await queueDepth.close();
       await http?.close();
       await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));

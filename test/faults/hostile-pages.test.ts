@@ -485,6 +485,9 @@ describe('a 50 MB page', () => {
       max_decoded_bytes: cap,
       total_timeout_ms: 20_000,
       body_timeout_ms: 10_000,
+      // Its parsed tree needs more heap than the default bounds of a parsing thread allow.
+      parse_max_heap_mb: 1024,
+      parse_timeout_ms: 20_000,
     });
     // The least of a few samples a moment apart: a reference that is only
     // in flight (a socket's buffer, a last regexp match) is gone by one of

@@ -198,6 +198,8 @@ export interface WorkerSettings {
   worker: Record<string, number | string[]>;
   /** anthropic.timeout_ms */
   modelTimeoutMs?: number;
+  /** TOML lines of the [citations] section, when there is one. */
+  citations?: Record<string, number | string[]>;
 }
 
 export interface Names {
@@ -212,6 +214,14 @@ export function namesOf(id: string): Names {
 
 function tomlValue(v: number | string[]): string {
   return Array.isArray(v) ? `[${v.map((s) => JSON.stringify(s)).join(', ')}]` : String(v);
+}
+
+/** A TOML section of `values`, or nothing without them. */
+function section(name: string, values: Record<string, number | string[]> | undefined): string {
+  if (values === undefined) return '';
+  return `[${name}]\n${Object.entries(values)
+    .map(([k, v]) => `${k} = ${tomlValue(v)}`)
+    .join('\n')}\n`;
 }
 
 /** Writes the worker's config file; returns its path. */
@@ -236,7 +246,7 @@ queue_depth = false
 [anthropic]
 base_url = "${s.modelUrl}"
 timeout_ms = ${s.modelTimeoutMs ?? 30_000}
-[logging]
+${section('citations', s.citations)}[logging]
 level = "info"
 format = "json"
 `,

@@ -4,7 +4,7 @@
  * result as JSON. Exit code 3 when the citation is not ok.
  */
 import { parseArgs } from 'node:util';
-import { buildVerifier } from '../../citations/build.js';
+import { buildParsePool, buildVerifier } from '../../citations/build.js';
 import { cliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
 import { UsageError } from '../usage-error.js';
@@ -38,8 +38,14 @@ export async function runVerify(args: string[], ctx: CliContext): Promise<number
   }
   if (excerpt === undefined) throw new UsageError('verify: --excerpt or --excerpt-file is required');
   const { config } = cliConfig(ctx, values.config);
-  const verifier = buildVerifier(config, {});
-  const [result] = await verifier.verify([{ claim: '', url: values.url, excerpt }]);
-  ctx.stdout.write(JSON.stringify(result, null, 2) + '\n');
-  return result!.status === 'ok' ? 0 : 3;
+  // The page is parsed in a thread under the worker's bounds, as in the worker.
+  const parsePool = buildParsePool(config);
+  try {
+    const verifier = buildVerifier(config, { reader: parsePool });
+    const [result] = await verifier.verify([{ claim: '', url: values.url, excerpt }]);
+    ctx.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    return result!.status === 'ok' ? 0 : 3;
+  } finally {
+    await parsePool.close();
+  }
 }

@@ -6,9 +6,13 @@
  *   encrypted, or not a PDF at all). Retrying the same bytes cannot help.
  * - `HTML_TOO_DEEP`: the page nests elements so deeply that parsing it would
  *   take quadratic time (an attack, or a broken generator); it is not parsed.
+ * - `PDF_TOO_LARGE`: the PDF's compressed streams inflate past the bound it
+ *   was read with (a decompression bomb, or a document too big to read); it
+ *   is not read.
+ * - `TEXT_TOO_LONG`: the document's text runs past the bound it was read with.
  * - `BAD_OPTION`: an option is out of its range (a programming error).
  */
-export type CitationTextErrorCode = 'PDF_INVALID' | 'HTML_TOO_DEEP' | 'BAD_OPTION';
+export type CitationTextErrorCode = 'PDF_INVALID' | 'HTML_TOO_DEEP' | 'PDF_TOO_LARGE' | 'TEXT_TOO_LONG' | 'BAD_OPTION';
 
 export class CitationTextError extends Error {
   override readonly name = 'CitationTextError';

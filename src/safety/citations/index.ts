@@ -8,5 +8,6 @@ export { normalizeForMatch } from './normalize.js';
 export { matchExcerpt, type MatchOptions, type MatchReason, type MatchResult } from './match.js';
 export { decodeBody, type CharsetSource, type DecodedBody } from './charset.js';
 export { htmlToText } from './html-text.js';
-export { cleanPdfText, pdfToText, type PdfTextOptions } from './pdf-text.js';
+export { cleanPdfText, pdfToText, readPdf, type PdfText, type PdfTextOptions } from './pdf-text.js';
+export { inflatedStreamBytes } from './pdf-streams.js';
 export { CitationTextError, type CitationTextErrorCode } from './errors.js';

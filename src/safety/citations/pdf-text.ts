@@ -14,6 +14,7 @@
  */
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { CitationTextError } from './errors.js';
+import { inflatedStreamBytes } from './pdf-streams.js';
 
 type PdfJs = typeof PdfJsModule;
 
@@ -24,12 +25,46 @@ function loadPdfJs(): Promise<PdfJs> {
   return pdfjs;
 }
 
+/**
+ * Loads pdf.js and the module its in-process ("fake") worker imports on the
+ * first document, so that a later read pays for neither.
+ */
+export async function preloadPdfJs(): Promise<void> {
+  await Promise.all([loadPdfJs(), import(PDF_WORKER)]);
+}
+
+/** pdf.js imports it relative to pdf.mjs, so both imports share one module. It has no type declarations. */
+const PDF_WORKER: string = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+
 export interface PdfTextOptions {
   /**
    * Read at most this many pages (from the first). A positive integer.
    * @defaultValue undefined: every page
    */
   maxPages?: number;
+  /**
+   * Refuse, with `PDF_TOO_LARGE` and before pdf.js reads it, a PDF whose
+   * compressed streams (images left out) inflate to more than this many
+   * bytes (see pdf-streams.ts). A positive integer.
+   * @defaultValue undefined: no bound
+   */
+  maxDecodedBytes?: number;
+  /**
+   * Stop with `TEXT_TOO_LONG` once the text passes this many characters: a
+   * font's ToUnicode map can turn each glyph into a long string. A positive
+   * integer.
+   * @defaultValue undefined: no bound
+   */
+  maxTextChars?: number;
+}
+
+/** The text of a PDF and how much of it was read. */
+export interface PdfText {
+  text: string;
+  /** Pages in the document. */
+  pages: number;
+  /** Pages read: fewer than `pages` when `maxPages` cut the reading short. */
+  pagesRead: number;
 }
 
 /**
@@ -67,11 +102,26 @@ export function cleanPdfText(text: string): string {
     .replace(HYPHEN_AT_EOL, '$1-');
 }
 
-/** The text of a PDF, pages separated by a line break. */
-export async function pdfToText(bytes: Uint8Array, options: PdfTextOptions = {}): Promise<string> {
-  const { maxPages } = options;
-  if (maxPages !== undefined && !(Number.isSafeInteger(maxPages) && maxPages > 0)) {
-    throw new CitationTextError('BAD_OPTION', `maxPages must be a positive integer, got ${String(maxPages)}`);
+function checkLimit(name: string, value: number | undefined): void {
+  if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) {
+    throw new CitationTextError('BAD_OPTION', `${name} must be a positive integer, got ${String(value)}`);
+  }
+}
+
+/** The text of a PDF, pages separated by a line break, with the count of pages read. */
+export async function readPdf(bytes: Uint8Array, options: PdfTextOptions = {}): Promise<PdfText> {
+  const { maxPages, maxDecodedBytes, maxTextChars } = options;
+  checkLimit('maxPages', maxPages);
+  checkLimit('maxDecodedBytes', maxDecodedBytes);
+  checkLimit('maxTextChars', maxTextChars);
+  if (maxDecodedBytes !== undefined) {
+    const inflated = inflatedStreamBytes(bytes, maxDecodedBytes);
+    if (inflated > maxDecodedBytes) {
+      throw new CitationTextError(
+        'PDF_TOO_LARGE',
+        `the PDF's compressed streams inflate to more than ${maxDecodedBytes} bytes`,
+      );
+    }
   }
   const { getDocument } = await loadPdfJs();
   // pdf.js takes ownership of the buffer it is given (it may transfer it to a
@@ -88,19 +138,25 @@ export async function pdfToText(bytes: Uint8Array, options: PdfTextOptions = {})
     doc = await task.promise;
     const pages = Math.min(doc.numPages, maxPages ?? doc.numPages);
     const parts: string[] = [];
+    let chars = 0;
     for (let n = 1; n <= pages; n++) {
       const page = await doc.getPage(n);
       const content = await page.getTextContent();
       for (const item of content.items) {
         if (!('str' in item)) continue; // marked-content boundaries carry no text
         parts.push(item.str);
+        chars += item.str.length + 1;
         if (item.hasEOL) parts.push('\n');
       }
       parts.push('\n');
       page.cleanup();
+      if (maxTextChars !== undefined && chars > maxTextChars) {
+        throw new CitationTextError('TEXT_TOO_LONG', `the PDF's text runs past ${maxTextChars} characters`);
+      }
     }
-    return cleanPdfText(parts.join(''));
+    return { text: cleanPdfText(parts.join('')), pages: doc.numPages, pagesRead: pages };
   } catch (err) {
+    if (err instanceof CitationTextError) throw err;
     const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     throw new CitationTextError('PDF_INVALID', `cannot read the PDF (${reason})`, { cause: err });
   } finally {
@@ -108,4 +164,9 @@ export async function pdfToText(bytes: Uint8Array, options: PdfTextOptions = {})
     // opened, the loading task holds what there is to free.
     await (doc ?? task).destroy();
   }
+}
+
+/** The text of a PDF, pages separated by a line break. */
+export async function pdfToText(bytes: Uint8Array, options: PdfTextOptions = {}): Promise<string> {
+  return (await readPdf(bytes, options)).text;
 }

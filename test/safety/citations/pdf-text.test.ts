@@ -1,7 +1,16 @@
 import { spawnSync } from 'node:child_process';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { CitationTextError, cleanPdfText, pdfToText } from '../../../src/safety/citations/index.js';
-import { buildPdf } from '../../support/pdf.js';
+import {
+  CitationTextError,
+  cleanPdfText,
+  inflatedStreamBytes,
+  pdfToText,
+  readPdf,
+} from '../../../src/safety/citations/index.js';
+import { buildPdf, deflateBomb, pdfWithContentStream } from '../../support/pdf.js';
+
+const MiB = 1024 * 1024;
 
 async function pdfError(bytes: Uint8Array): Promise<CitationTextError> {
   const error = await pdfToText(bytes).then(
@@ -63,13 +72,47 @@ describe('pdfToText', () => {
     expect((await pdfError(pdf.subarray(0, 40))).code).toBe('PDF_INVALID');
   });
 
-  it('rejects a maxPages that is not a positive integer', async () => {
+  it('rejects limits that are not positive integers', async () => {
     const pdf = buildPdf([['x']]);
-    for (const maxPages of [0, -1, 2.5]) {
-      const error = await pdfToText(pdf, { maxPages }).catch((err: unknown) => err);
-      expect(error).toBeInstanceOf(CitationTextError);
-      expect((error as CitationTextError).code).toBe('BAD_OPTION');
+    for (const bad of [0, -1, 2.5]) {
+      for (const key of ['maxPages', 'maxDecodedBytes', 'maxTextChars']) {
+        const error = await pdfToText(pdf, { [key]: bad }).catch((err: unknown) => err);
+        expect(error).toBeInstanceOf(CitationTextError);
+        expect((error as CitationTextError).code).toBe('BAD_OPTION');
+      }
     }
+  });
+
+  it('says how many pages it read of how many', async () => {
+    const pdf = buildPdf([['One.'], ['Two.'], ['Three.']]);
+    expect(await readPdf(pdf, { maxPages: 2 })).toMatchObject({ pages: 3, pagesRead: 2 });
+    expect(await readPdf(pdf)).toMatchObject({ pages: 3, pagesRead: 3 });
+  });
+
+  it('reads compressed content streams, once or twice deflated', async () => {
+    const content = Buffer.from('BT /F1 12 Tf 72 720 Td (Deflated text.) Tj ET');
+    const once = pdfWithContentStream(zlib.deflateSync(content), ['FlateDecode']);
+    expect(await pdfToText(once, { maxDecodedBytes: 1024 })).toContain('Deflated text.');
+    const twice = pdfWithContentStream(zlib.deflateSync(zlib.deflateSync(content)), ['FlateDecode', 'FlateDecode']);
+    expect(await pdfToText(twice, { maxDecodedBytes: 1024 })).toContain('Deflated text.');
+  });
+
+  it('refuses a decompression bomb with PDF_TOO_LARGE before reading it, in bounded time', async () => {
+    // 2 MB on the wire, 2 GiB of spaces once inflated: pdf.js alone would hold gigabytes.
+    const bomb = pdfWithContentStream(deflateBomb(2048 * MiB), ['FlateDecode']);
+    expect(bomb.length).toBeLessThan(3 * MiB);
+    const started = performance.now();
+    const error = await readPdf(bomb, { maxDecodedBytes: 64 * MiB }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(CitationTextError);
+    expect((error as CitationTextError).code).toBe('PDF_TOO_LARGE');
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('stops with TEXT_TOO_LONG once the text passes maxTextChars', async () => {
+    const pdf = buildPdf(Array.from({ length: 20 }, (_, i) => [`Page ${i} says something of some length.`]));
+    const error = await readPdf(pdf, { maxTextChars: 100 }).catch((err: unknown) => err);
+    expect((error as CitationTextError).code).toBe('TEXT_TOO_LONG');
+    expect((await readPdf(pdf, { maxTextChars: 10_000 })).pagesRead).toBe(20);
   });
 
   it('prints nothing on stderr when imported or used', () => {
@@ -114,5 +157,41 @@ describe('cleanPdfText', () => {
   it('leaves a dash after a space and other line breaks alone', () => {
     expect(cleanPdfText('item -\nnext')).toBe('item -\nnext');
     expect(cleanPdfText('end of line\nnext line')).toBe('end of line\nnext line');
+  });
+});
+
+describe('inflatedStreamBytes', () => {
+  const content = Buffer.from('BT /F1 12 Tf 72 720 Td (Some text.) Tj ET');
+
+  it('counts nothing in a PDF without compressed streams', () => {
+    expect(inflatedStreamBytes(buildPdf([['Plain.'], ['Text.']]), 1000)).toBe(0);
+  });
+
+  it('counts what each deflated stream inflates to, every layer of it', () => {
+    expect(inflatedStreamBytes(pdfWithContentStream(zlib.deflateSync(content), ['FlateDecode']), 1000)).toBe(
+      content.length,
+    );
+    const inner = zlib.deflateSync(content);
+    const twice = pdfWithContentStream(zlib.deflateSync(inner), ['FlateDecode', 'FlateDecode']);
+    expect(inflatedStreamBytes(twice, 1000)).toBe(inner.length + content.length);
+  });
+
+  it('leaves out image XObjects, which text extraction never decodes', () => {
+    const pixels = zlib.deflateSync(Buffer.alloc(4 * MiB));
+    const image = Buffer.concat([
+      Buffer.from(
+        `%PDF-1.4\n1 0 obj\n<< /Type /XObject /Subtype /Image /Width 1024 /Height 4096 /BitsPerComponent 8 /ColorSpace /DeviceGray /Filter /FlateDecode /Length ${pixels.length} >>\nstream\n`,
+      ),
+      pixels,
+      Buffer.from('\nendstream\nendobj\n'),
+    ]);
+    expect(inflatedStreamBytes(image, MiB)).toBe(0);
+  });
+
+  it('stops past the limit, whatever the bomb holds', () => {
+    const bomb = pdfWithContentStream(deflateBomb(1024 * MiB), ['FlateDecode']);
+    const started = performance.now();
+    expect(inflatedStreamBytes(bomb, 8 * MiB)).toBeGreaterThan(8 * MiB);
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 });

@@ -1,0 +1,50 @@
+/**
+ * The script of a parsing thread (see parse-pool.ts): it extracts the text of
+ * one document at a time and posts the result back. The pool bounds it from
+ * outside (heap limit, wall clock, memory); nothing here needs to.
+ *
+ * Messages in: `{ id, body, contentType }` (`body` an ArrayBuffer the pool
+ * transferred). Out: `{ type: 'ready' }` once the parsers are loaded, then
+ * `{ type: 'result', id, result }` per document.
+ */
+import { constants, setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { preloadPdfJs } from '../safety/citations/pdf-text.js';
+import { extractDocument, type DocumentLimits, type Extraction } from './extract.js';
+
+export interface ParseRequest {
+  id: number;
+  body: ArrayBuffer;
+  contentType: string | undefined;
+}
+
+export type ParseThreadMessage = { type: 'ready' } | { type: 'result'; id: number; result: Extraction };
+
+const port = parentPort;
+if (port === null) throw new Error('parse-thread.ts runs as a worker thread of the parsing pool');
+const limits = workerData as DocumentLimits;
+
+// Parsing is background work: when the CPUs are busy, the event loop (health
+// checks, lock renewals, every other queue) must get them first, or it waits
+// its turn behind the parsers. On Linux the nice value is per thread
+// (setpriority(2), NOTES), so this lowers this thread only; elsewhere it
+// would lower the whole process, and is left alone.
+if (process.platform === 'linux') {
+  try {
+    setPriority(constants.priority.PRIORITY_BELOW_NORMAL);
+  } catch {
+    // Not allowed (a seccomp profile): the thread runs at the process's priority.
+  }
+}
+
+// pdf.js is large: loaded before the thread reports ready, so that its
+// loading never counts against the first PDF's time bound.
+await preloadPdfJs();
+
+port.on('message', (request: ParseRequest) => {
+  void extractDocument(new Uint8Array(request.body), request.contentType, limits).then((result) => {
+    const message: ParseThreadMessage = { type: 'result', id: request.id, result };
+    port.postMessage(message);
+  });
+});
+port.postMessage({ type: 'ready' } satisfies ParseThreadMessage);
