@@ -106,7 +106,7 @@ describe.skipIf(process.platform !== 'linux')('hostile documents served to a run
       modelUrl: fake.url,
       worker: { queues: ['review.recorded', 'hypothesis.saved'], concurrency: 8, shutdown_timeout_ms: 5000 },
       citations: {
-        allow_private_hosts: ['localhost'],
+        allow_private_hosts: [`localhost:${pages.port}`],
         parse_timeout_ms: PARSE_TIMEOUT_MS,
         pdf_max_pages: PDF_MAX_PAGES,
       },
