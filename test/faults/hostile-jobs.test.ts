@@ -22,6 +22,7 @@ import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../suppor
 import { testConfig } from '../support/config.js';
 import { heldMemory, peakRss, resetPeakRss } from '../support/memory.js';
 import { startHarness, type Harness } from '../support/pipeline.js';
+import { until } from '../support/poll.js';
 
 const QUEUES: QueueName[] = ['hypothesis.saved', 'goal.submitted', 'review.recorded', 'report.finalized'];
 /** Fixed, so a failure can be replayed; change it to explore other payloads. */
@@ -414,14 +415,6 @@ function namesField(reason: string, field: string): boolean {
   return new RegExp(`(?:payload: |; )${escaped}(?:\\.[^:;]*)?: `).test(reason);
 }
 
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('hostile jobs', () => {
   it('fails each at once, naming the field, with no model call, no event, and bounded memory', async () => {
     let failedSoFar = 0;
@@ -436,14 +429,14 @@ describe('hostile jobs', () => {
       const jobs: Array<Hostile & { jobId: string }> = [];
       for (const x of hostile) jobs.push({ ...x, jobId: await addRaw(x.queue, x.json) });
       failedSoFar += jobs.length;
-      await waitUntil(
+      await until(
         `${jobs.length} hostile jobs failed`,
         async () => {
           let failed = 0;
           for (const q of QUEUES) failed += (await h.publisher.queue(q).getJobCounts('failed')).failed ?? 0;
           return failed >= failedSoFar;
         },
-        20_000,
+        { timeoutMs: 20_000, everyMs: 100 },
       );
 
       for (const j of jobs) {
@@ -578,14 +571,14 @@ describe('hostile jobs', () => {
         }
       }
       const started = Date.now();
-      await waitUntil(
+      await until(
         `${bad.length} jobs with non-JSON data failed`,
         async () => {
           for (const { queue, jobId } of bad)
             if ((await h.publisher.queue(queue).getJobState(jobId)) !== 'failed') return false;
           return true;
         },
-        5_000,
+        { timeoutMs: 5_000, everyMs: 100 },
       );
       const seconds = (Date.now() - started) / 1000;
       for (const { queue, jobId, text } of bad) {
@@ -634,10 +627,10 @@ describe('hostile jobs', () => {
     for (const { queue, field, jobId } of added) {
       const q = h.publisher.queue(queue);
       // Failed for good, or delayed for a retry: either way no longer waiting or running.
-      await waitUntil(
+      await until(
         `${jobId} processed`,
         async () => ['failed', 'delayed', 'completed'].includes(await (await q.getJob(jobId))!.getState()),
-        10_000,
+        { timeoutMs: 10_000, everyMs: 100 },
       );
       const job = await q.getJob(jobId);
       expect({ state: await job!.getState(), attemptsMade: job!.attemptsMade }).toEqual({

@@ -65,15 +65,6 @@ export async function startServer(routes: Record<string, Handler> = {}): Promise
   return state;
 }
 
-/** Waits until `condition` holds, polling; fails after `timeoutMs`. */
-export async function until(condition: () => boolean, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /** A port on 127.0.0.1 that nothing listens on (bound, then released). */
 export async function closedPort(): Promise<number> {
   const server = http.createServer();
