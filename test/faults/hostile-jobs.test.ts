@@ -22,7 +22,7 @@ import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../suppor
 import { testConfig } from '../support/config.js';
 import { heldMemory, peakRss, resetPeakRss } from '../support/memory.js';
 import { startHarness, type Harness } from '../support/pipeline.js';
-import { until } from '../support/poll.js';
+import { eventually, until } from '../support/poll.js';
 
 const QUEUES: QueueName[] = ['hypothesis.saved', 'goal.submitted', 'review.recorded', 'report.finalized'];
 /** Fixed, so a failure can be replayed; change it to explore other payloads. */
@@ -415,6 +415,27 @@ function namesField(reason: string, field: string): boolean {
   return new RegExp(`(?:payload: |; )${escaped}(?:\\.[^:;]*)?: `).test(reason);
 }
 
+/**
+ * What stays referenced once memory has stopped falling. Some of what a
+ * round used is given back on timers after it (the Redis reply parser
+ * shrinks its buffer pool on one), so a reading taken at once counts memory
+ * that is still on its way out; this waits until a reading is no lower than
+ * the one taken 200 ms before it, rather than for a fixed pause.
+ */
+async function settledMemory(): Promise<{ heap: number; outside: number }> {
+  let previous: { heap: number; outside: number } | undefined;
+  return eventually(
+    'memory to stop falling',
+    () => {
+      const now = heldMemory();
+      const settled = previous !== undefined && now.heap + now.outside >= previous.heap + previous.outside - MiB;
+      previous = now;
+      return settled ? now : undefined;
+    },
+    { timeoutMs: 10_000, everyMs: 200 },
+  );
+}
+
 describe('hostile jobs', () => {
   it('fails each at once, naming the field, with no model call, no event, and bounded memory', async () => {
     let failedSoFar = 0;
@@ -464,10 +485,7 @@ describe('hostile jobs', () => {
     let sent = 0;
     for (let round = 1; round <= ROUNDS; round++) {
       sent += (await sendRound(round)).bytes;
-      // The reply parser shrinks its pool on a timer after a large reply:
-      // a pause measures what stays, not what is still being given back.
-      await new Promise((r) => setTimeout(r, 500));
-      after.push(heldMemory());
+      after.push(await settledMemory());
     }
     const peak = peakRss() - rssBefore;
 

@@ -357,7 +357,10 @@ describe('model faults under load', () => {
       }
       if (first && id === 'b') {
         releaseA();
-        await new Promise((r) => setTimeout(r, 200));
+        // b's shorter wait comes after a's: a is back in the queue once its 429 has set the limit.
+        const queue = harnesses[0]!.publisher.queue('hypothesis.saved');
+        const aWaiting = async () => (await queue.getJobState('hypothesis.a.r0')) === 'waiting';
+        await until('a rate-limited and back in the queue', aWaiting, { timeoutMs: 5000, everyMs: 20 });
         return apiError(429, 'rate_limit_error', { 'retry-after-ms': '100' });
       }
       return markerHandler(req, index);

@@ -138,7 +138,8 @@ describe('the review API while Redis is unreachable', () => {
     await server.stop();
     stopped = true;
     await expectUnavailable();
-    // Still unavailable a few seconds on, with the connection retrying.
+    // Still unavailable a few seconds on, with the connection retrying. The
+    // pause is the point (time passing while Redis stays down), not a wait for a state.
     await new Promise((r) => setTimeout(r, 2000));
     await expectUnavailable();
     await server.start();
