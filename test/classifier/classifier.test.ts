@@ -17,6 +17,7 @@ import {
   type FakeAnthropic,
 } from '../support/fake-anthropic.js';
 import { testConfig } from '../support/config.js';
+import { until } from '../support/poll.js';
 import { deleteKeys, testRedis } from '../support/redis.js';
 import type { Config } from '../../src/config/schema.js';
 
@@ -252,8 +253,7 @@ describe('classifier', () => {
     const config = testConfig(fake.url, { anthropic: { timeout_ms: 30_000, max_retries: 3 } });
     const c = buildClassifier(config, { logger, signal: abort.signal });
     const calls = [1, 2, 3].map((i) => c.classify(`text ${i}`, 'hypothesis', { signal: abort.signal }).catch((e) => e));
-    for (const deadline = Date.now() + 5000; fake.requests.length < 3 && Date.now() < deadline;)
-      await new Promise((r) => setTimeout(r, 10));
+    await until('three requests in flight', () => fake.requests.length >= 3, { timeoutMs: 5000, everyMs: 10 });
     expect(fake.requests).toHaveLength(3);
     const started = Date.now();
     abort.abort();

@@ -9,6 +9,7 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RESPONSE_BYTES, createAnthropicClient, toCallError } from '../../src/classifier/anthropic-assessor.js';
 import { requestFetch } from '../../src/classifier/http-transport.js';
+import { until } from '../support/poll.js';
 
 interface Seen {
   method: string;
@@ -86,7 +87,8 @@ describe('requestFetch', () => {
   it("ends a request whose body stalls when the caller's signal aborts", async () => {
     const controller = new AbortController();
     const pending = fetch(`${base}/stall`, { method: 'POST', body: '{}', signal: controller.signal });
-    setTimeout(() => controller.abort(), 100);
+    await until('the server stalled the body', () => seen.some((s) => s.url === '/stall'), { everyMs: 10 });
+    controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 

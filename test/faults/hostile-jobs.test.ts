@@ -22,6 +22,7 @@ import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../suppor
 import { testConfig } from '../support/config.js';
 import { heldMemory, peakRss, resetPeakRss } from '../support/memory.js';
 import { startHarness, type Harness } from '../support/pipeline.js';
+import { eventually, until } from '../support/poll.js';
 
 const QUEUES: QueueName[] = ['hypothesis.saved', 'goal.submitted', 'review.recorded', 'report.finalized'];
 /** Fixed, so a failure can be replayed; change it to explore other payloads. */
@@ -414,12 +415,25 @@ function namesField(reason: string, field: string): boolean {
   return new RegExp(`(?:payload: |; )${escaped}(?:\\.[^:;]*)?: `).test(reason);
 }
 
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/**
+ * What stays referenced once memory has stopped falling. Some of what a
+ * round used is given back on timers after it (the Redis reply parser
+ * shrinks its buffer pool on one), so a reading taken at once counts memory
+ * that is still on its way out; this waits until a reading is no lower than
+ * the one taken 200 ms before it, rather than for a fixed pause.
+ */
+async function settledMemory(): Promise<{ heap: number; outside: number }> {
+  let previous: { heap: number; outside: number } | undefined;
+  return eventually(
+    'memory to stop falling',
+    () => {
+      const now = heldMemory();
+      const settled = previous !== undefined && now.heap + now.outside >= previous.heap + previous.outside - MiB;
+      previous = now;
+      return settled ? now : undefined;
+    },
+    { timeoutMs: 10_000, everyMs: 200 },
+  );
 }
 
 describe('hostile jobs', () => {
@@ -436,14 +450,14 @@ describe('hostile jobs', () => {
       const jobs: Array<Hostile & { jobId: string }> = [];
       for (const x of hostile) jobs.push({ ...x, jobId: await addRaw(x.queue, x.json) });
       failedSoFar += jobs.length;
-      await waitUntil(
+      await until(
         `${jobs.length} hostile jobs failed`,
         async () => {
           let failed = 0;
           for (const q of QUEUES) failed += (await h.publisher.queue(q).getJobCounts('failed')).failed ?? 0;
           return failed >= failedSoFar;
         },
-        20_000,
+        { timeoutMs: 20_000, everyMs: 100 },
       );
 
       for (const j of jobs) {
@@ -471,10 +485,7 @@ describe('hostile jobs', () => {
     let sent = 0;
     for (let round = 1; round <= ROUNDS; round++) {
       sent += (await sendRound(round)).bytes;
-      // The reply parser shrinks its pool on a timer after a large reply:
-      // a pause measures what stays, not what is still being given back.
-      await new Promise((r) => setTimeout(r, 500));
-      after.push(heldMemory());
+      after.push(await settledMemory());
     }
     const peak = peakRss() - rssBefore;
 
@@ -578,14 +589,14 @@ describe('hostile jobs', () => {
         }
       }
       const started = Date.now();
-      await waitUntil(
+      await until(
         `${bad.length} jobs with non-JSON data failed`,
         async () => {
           for (const { queue, jobId } of bad)
             if ((await h.publisher.queue(queue).getJobState(jobId)) !== 'failed') return false;
           return true;
         },
-        5_000,
+        { timeoutMs: 5_000, everyMs: 100 },
       );
       const seconds = (Date.now() - started) / 1000;
       for (const { queue, jobId, text } of bad) {
@@ -634,10 +645,10 @@ describe('hostile jobs', () => {
     for (const { queue, field, jobId } of added) {
       const q = h.publisher.queue(queue);
       // Failed for good, or delayed for a retry: either way no longer waiting or running.
-      await waitUntil(
+      await until(
         `${jobId} processed`,
         async () => ['failed', 'delayed', 'completed'].includes(await (await q.getJob(jobId))!.getState()),
-        10_000,
+        { timeoutMs: 10_000, everyMs: 100 },
       );
       const job = await q.getJob(jobId);
       expect({ state: await job!.getState(), attemptsMade: job!.attemptsMade }).toEqual({

@@ -23,6 +23,7 @@ import { startPageServer, type PageServer } from '../support/page-server.js';
 import { testConfig } from '../support/config.js';
 import { heldMemory, peakRss, resetPeakRss } from '../support/memory.js';
 import { startHarness, type Harness } from '../support/pipeline.js';
+import { until } from '../support/poll.js';
 
 const MiB = 1024 * 1024;
 
@@ -194,14 +195,6 @@ interface Cited {
   reason?: string | string[];
 }
 
-async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 async function results(h: Harness, reviewId: string): Promise<{ job: Job; result: ReviewVerification }> {
   const job = (await h.publisher.queue('review.recorded').getJob(`review.${reviewId}.r0`))!;
   return { job, result: job.returnvalue as ReviewVerification };
@@ -320,10 +313,10 @@ describe('hostile pages under load', () => {
       });
     }
     const queue = h.publisher.queue('review.recorded');
-    await waitUntil(
+    await until(
       `${REVIEWS} reviews completed`,
       async () => (await queue.getJobCounts('completed')).completed === REVIEWS,
-      45_000,
+      { timeoutMs: 45_000 },
     );
     const peak = peakRss();
 
@@ -356,7 +349,7 @@ describe('hostile pages under load', () => {
     expect(pages.hits.get('/hop/5')).toBe(REVIEWS);
     expect(pages.hits.get('/hop/6')).toBeUndefined();
     // Each response cut off was closed, not left streaming into a socket nobody reads.
-    await waitUntil('hostile responses closed', () => open === 0, 5000);
+    await until('hostile responses closed', () => open === 0, { timeoutMs: 5000 });
 
     // The caps bound memory: unbounded, 24 endless bodies at loopback speed
     // for 2.5 s and 24 bombs of 100 MB would be gigabytes. Within the caps, the
@@ -474,7 +467,7 @@ describe('a 50 MB page', () => {
     ]);
     // Refused from the Content-Length, and cut at 10 MiB otherwise: no need of the deadline.
     expect(job.finishedOn! - job.processedOn!).toBeLessThan(LIMITS.total_timeout_ms);
-    await waitUntil('the 50 MB responses closed', () => open === 0, 5000);
+    await until('the 50 MB responses closed', () => open === 0, { timeoutMs: 5000 });
     expectEventsOnce(await h.events(), [{ reviewId: 'fifty-default', result }]);
   });
 

@@ -30,6 +30,7 @@ import {
 } from '../support/fake-anthropic.js';
 import { testConfig } from '../support/config.js';
 import { startHarness, type Harness } from '../support/pipeline.js';
+import { until } from '../support/poll.js';
 
 const JOBS = 100;
 const MAX_RETRIES = 3;
@@ -158,14 +159,6 @@ afterAll(async () => {
   await fake.close();
 });
 
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 function countBy<T>(items: T[], key: (item: T) => string): Map<string, number> {
   const counts = new Map<string, number>();
   for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
@@ -201,11 +194,10 @@ describe('model faults under load', () => {
     const queue = h.publisher.queue('hypothesis.saved');
 
     await Promise.all(CASES.map((c) => h.publisher.publishHypothesisSaved({ hypothesisId: c.id, text: c.text })));
-    await waitUntil(
-      `${JOBS} jobs completed`,
-      async () => (await queue.getJobCounts('completed')).completed === JOBS,
-      50_000,
-    );
+    await until(`${JOBS} jobs completed`, async () => (await queue.getJobCounts('completed')).completed === JOBS, {
+      timeoutMs: 50_000,
+      everyMs: 100,
+    });
 
     // Nothing lost, nothing retried as a whole: each job completed on its
     // first attempt (a 429 returns the job to the queue without spending one).
@@ -365,7 +357,10 @@ describe('model faults under load', () => {
       }
       if (first && id === 'b') {
         releaseA();
-        await new Promise((r) => setTimeout(r, 200));
+        // b's shorter wait comes after a's: a is back in the queue once its 429 has set the limit.
+        const queue = harnesses[0]!.publisher.queue('hypothesis.saved');
+        const aWaiting = async () => (await queue.getJobState('hypothesis.a.r0')) === 'waiting';
+        await until('a rate-limited and back in the queue', aWaiting, { timeoutMs: 5000, everyMs: 20 });
         return apiError(429, 'rate_limit_error', { 'retry-after-ms': '100' });
       }
       return markerHandler(req, index);

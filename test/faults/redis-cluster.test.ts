@@ -18,6 +18,7 @@ import { buildReviewService } from '../../src/review/build.js';
 import { startWorkerRuntime, type WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { startPageServer, type PageServer } from '../support/page-server.js';
+import { until } from '../support/poll.js';
 import { freePort } from '../support/processes.js';
 
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
@@ -31,12 +32,8 @@ let runtime: WorkerRuntime;
 let publisher: Publisher;
 let config: Config;
 
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000) {
-  for (const deadline = Date.now() + timeoutMs; !(await check());) {
-    if (Date.now() > deadline) throw new Error(`${what} not reached within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Nodes starting, the cluster forming and its first jobs each take seconds on a loaded machine. */
+const CLUSTER_WAIT = { timeoutMs: 20_000, everyMs: 100 };
 
 beforeAll(async () => {
   if (!hasRedis) return;
@@ -66,12 +63,13 @@ beforeAll(async () => {
     nodes.push(child);
   }
   for (const port of ports) {
-    await waitFor(
+    await until(
       `redis on ${port}`,
       () =>
         spawnSync('redis-cli', ['-p', String(port), 'ping'])
           .stdout?.toString()
           .trim() === 'PONG',
+      CLUSTER_WAIT,
     );
   }
   const create = spawnSync(
@@ -80,12 +78,15 @@ beforeAll(async () => {
     { encoding: 'utf8' },
   );
   if (create.status !== 0) throw new Error(`cluster create failed: ${create.stdout}${create.stderr}`);
-  await waitFor('cluster_state:ok', () =>
-    ports.every((p) =>
-      spawnSync('redis-cli', ['-p', String(p), 'cluster', 'info'], { encoding: 'utf8' }).stdout.includes(
-        'cluster_state:ok',
+  await until(
+    'cluster_state:ok',
+    () =>
+      ports.every((p) =>
+        spawnSync('redis-cli', ['-p', String(p), 'cluster', 'info'], { encoding: 'utf8' }).stdout.includes(
+          'cluster_state:ok',
+        ),
       ),
-    ),
+    CLUSTER_WAIT,
   );
 
   fake = await startFakeAnthropic(markerHandler);
@@ -151,10 +152,14 @@ describe.skipIf(!hasRedis)('Redis Cluster', () => {
       });
 
       const stream = config.redis.events_stream;
-      await waitFor('hypothesis and review events', async () => {
-        const types = (await readEvents(reader, stream, '-', 1000)).map((e) => e.type);
-        return types.filter((t) => t === 'hypothesis_assessed').length === 2 && types.includes('review_verified');
-      });
+      await until(
+        'hypothesis and review events',
+        async () => {
+          const types = (await readEvents(reader, stream, '-', 1000)).map((e) => e.type);
+          return types.filter((t) => t === 'hypothesis_assessed').length === 2 && types.includes('review_verified');
+        },
+        CLUSTER_WAIT,
+      );
 
       const review = buildReviewService(config, reader);
       expect((await review.list()).map((i) => i.hypothesisId)).toEqual(['c-held']);

@@ -33,12 +33,12 @@ import {
   startRedisServer,
   streamEvents,
   tally,
-  until,
   writeWorkerConfig,
   type RedisServer,
   type WorkerProcess,
   type WorkerSettings,
 } from '../support/processes.js';
+import { until } from '../support/poll.js';
 import { uniqueName } from '../support/redis.js';
 
 const JOBS = 40;
@@ -127,7 +127,9 @@ describe('a worker process across a Redis restart', () => {
       const { hypothesisId, text } = hypothesis(i);
       expect((await publisher.publishHypothesisSaved({ hypothesisId, text })).created).toBe(true);
     }
-    await until('a first job completed', async () => (await queue.getJobCountByTypes('completed')) >= 2);
+    await until('a first job completed', async () => (await queue.getJobCountByTypes('completed')) >= 2, {
+      timeoutMs: 20_000,
+    });
     // The stop comes with work left, queued and in flight: the restart has something to prove.
     expect(await queue.getJobCountByTypes('wait')).toBeGreaterThan(0);
     await server.stop();
@@ -145,7 +147,7 @@ describe('a worker process across a Redis restart', () => {
   it('the worker process stays up while Redis is down', async () => {
     expect((await fetch(`http://127.0.0.1:${worker.port}/healthz`)).status).toBe(200);
     // Ride out a few seconds of outage, not exit.
-    await until('Redis down for 3 s', () => Date.now() - stoppedAt > 3000);
+    await until('Redis down for 3 s', () => Date.now() - stoppedAt > 3000, { timeoutMs: 20_000 });
     expect(worker.running()).toBe(true);
     expect((await fetch(`http://127.0.0.1:${worker.port}/healthz`)).status).toBe(200);
   });
@@ -161,7 +163,7 @@ describe('a worker process across a Redis restart', () => {
         seen.push(`${last.status} ${last.body.trim()}`);
         return last.status === 503;
       },
-      8000,
+      { timeoutMs: 8000 },
     ).catch(() => undefined);
     expect(last.status, `/readyz answers: ${seen.join(' | ')}`).toBe(503);
     expect(last.body).toMatch(/^not ready: .*redis/);
@@ -181,25 +183,25 @@ describe('a worker process across a Redis restart', () => {
     expect(worker.running()).toBe(true);
     const queue = publisher.queue('hypothesis.saved');
     await server.start();
-    await until('/readyz answers 200 again', async () => (await readyz(worker.port)).status === 200, 30_000, 200);
+    await until('/readyz answers 200 again', async () => (await readyz(worker.port)).status === 200, {
+      timeoutMs: 30_000,
+      everyMs: 200,
+    });
     expect(worker.running()).toBe(true);
     // The publisher's own connection comes back too: publishing works again without a new one.
     await until(
       'the publisher publishes again',
-      () =>
-        publisher.publishHypothesisSaved({ hypothesisId: AFTER.hypothesisId, text: AFTER.text }).then(
-          () => true,
-          () => false,
-        ),
-      15_000,
-      200,
+      async () => {
+        await publisher.publishHypothesisSaved({ hypothesisId: AFTER.hypothesisId, text: AFTER.text });
+        return true;
+      },
+      { timeoutMs: 15_000, everyMs: 200 },
     );
 
     await until(
       `all ${JOBS + 1} accepted jobs completed`,
       async () => (await queue.getJobCountByTypes('completed')) === JOBS + 1,
-      30_000,
-      100,
+      { timeoutMs: 30_000, everyMs: 100 },
     );
     expect(await queue.getJobCounts('failed', 'active', 'wait', 'delayed')).toEqual({
       failed: 0,

@@ -14,7 +14,8 @@ import { createLogger } from '../../src/logging/logger.js';
 import { Publisher } from '../../src/queues/publisher.js';
 import { startWorkerRuntime, type WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { testConfig } from '../support/config.js';
-import { startRedisServer, until, type RedisServer } from '../support/processes.js';
+import { startRedisServer, type RedisServer } from '../support/processes.js';
+import { until } from '../support/poll.js';
 import { REVIEW_TOKEN } from '../support/review-http.js';
 
 /** The bound on an answer while Redis is unreachable. */
@@ -44,7 +45,9 @@ beforeAll(async () => {
   connection.on('error', () => undefined);
   publisher = new Publisher({ connection, prefix: config.redis.prefix });
   await publisher.publishHypothesisSaved({ hypothesisId: 'held-1', text: 'Anything at all.' });
-  await until('held-1 is in the review queue', async () => (await items()).status === 200 && held().length === 1);
+  await until('held-1 is in the review queue', async () => (await items()).status === 200 && held().length === 1, {
+    timeoutMs: 20_000,
+  });
 }, 30_000);
 
 afterAll(async () => {
@@ -121,7 +124,7 @@ async function expectUnavailable(): Promise<void> {
 }
 
 async function expectBack(): Promise<void> {
-  await until('the review API answers 200 again', async () => (await items()).status === 200, 20_000);
+  await until('the review API answers 200 again', async () => (await items()).status === 200, { timeoutMs: 20_000 });
   expect(held().map((i) => i.hypothesisId)).toEqual(['held-1']);
   const show = await ask('GET', '/review/api/items/held-1');
   expect(show.status).toBe(200);
@@ -135,7 +138,8 @@ describe('the review API while Redis is unreachable', () => {
     await server.stop();
     stopped = true;
     await expectUnavailable();
-    // Still unavailable a few seconds on, with the connection retrying.
+    // Still unavailable a few seconds on, with the connection retrying. The
+    // pause is the point (time passing while Redis stays down), not a wait for a state.
     await new Promise((r) => setTimeout(r, 2000));
     await expectUnavailable();
     await server.start();

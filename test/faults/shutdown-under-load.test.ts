@@ -23,11 +23,11 @@ import {
   spawnWorker,
   streamEvents,
   tally,
-  until,
   writeWorkerConfig,
   type WorkerProcess,
   type WorkerSettings,
 } from '../support/processes.js';
+import { until } from '../support/poll.js';
 import { deleteKeys, REDIS_URL, testRedis, uniqueName } from '../support/redis.js';
 
 const CONCURRENCY = 4;
@@ -84,6 +84,7 @@ describe('SIGTERM with every slot busy', () => {
       await until(
         'every slot busy on a model call',
         async () => (await queue.getJobCountByTypes('active')) === CONCURRENCY && fake.requests.length === CONCURRENCY,
+        { timeoutMs: 20_000 },
       );
       const inFlight = (await queue.getJobs(['active'])).map((j) => j.id!);
       expect(inFlight).toHaveLength(CONCURRENCY);
@@ -134,12 +135,10 @@ describe('SIGTERM with every slot busy', () => {
       // A second worker, with a model that answers, finishes everything.
       fake.setHandler(markerHandler);
       second = await spawnWorker(configFile, settings);
-      await until(
-        `all ${JOBS} jobs completed`,
-        async () => (await queue.getJobCountByTypes('completed')) === JOBS,
-        30_000,
-        100,
-      );
+      await until(`all ${JOBS} jobs completed`, async () => (await queue.getJobCountByTypes('completed')) === JOBS, {
+        timeoutMs: 30_000,
+        everyMs: 100,
+      });
       expect(await queue.getJobCounts('failed', 'active', 'wait', 'delayed')).toEqual({
         failed: 0,
         active: 0,

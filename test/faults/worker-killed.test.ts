@@ -25,12 +25,12 @@ import {
   startFreezingProxy,
   streamEvents,
   tally,
-  until,
   writeWorkerConfig,
   type FreezingProxy,
   type WorkerProcess,
   type WorkerSettings,
 } from '../support/processes.js';
+import { StopPolling, until } from '../support/poll.js';
 import { deleteKeys, REDIS_URL, testRedis, uniqueName } from '../support/redis.js';
 
 const JOBS = 40;
@@ -116,11 +116,10 @@ describe('a worker process killed with jobs in flight', () => {
         `all ${JOBS} jobs completed`,
         async () => {
           const { completed, failed } = await queue.getJobCounts('completed', 'failed');
-          if (failed) throw new Error(`${failed} jobs failed`);
+          if (failed) throw new StopPolling(`${failed} jobs failed`);
           return completed === JOBS;
         },
-        40_000,
-        100,
+        { timeoutMs: 40_000, everyMs: 100 },
       );
       expect(await queue.getJobCounts('failed', 'active', 'wait', 'delayed', 'prioritized')).toEqual({
         failed: 0,

@@ -2,7 +2,11 @@ import type http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetchAgent, fetchPage, type FetchOutcome } from '../../src/fetcher/fetch-page.js';
-import { startServer, testOptions, text, until, type LoopbackServer } from './loopback.js';
+import { until } from '../support/poll.js';
+import { startServer, testOptions, text, type LoopbackServer } from './loopback.js';
+
+/** A cut response's connection closes within moments; the server hears of it on its next turn. */
+const CLOSE_SOON = { timeoutMs: 2000, everyMs: 10 };
 
 // Numbered lines, so the page does not shrink to a few bytes when compressed.
 const PAGE = `<html><body>${Array.from({ length: 400 }, (_, i) => `<p>line ${i}: ${(i * 7919) % 10007}</p>`).join('')}</body></html>`;
@@ -114,7 +118,7 @@ describe('fetchPage: size limits', () => {
     expect(outcome.reason).toBe('too_large');
     expect(outcome.detail).toContain('Content-Length');
     expect(performance.now() - started).toBeLessThan(1000);
-    await until(() => server.open() === 0);
+    await until('the responses closed', () => server.open() === 0, CLOSE_SOON);
   });
 
   it('stops an endless chunked body at maxBytes and closes its connection', async () => {
@@ -124,7 +128,7 @@ describe('fetchPage: size limits', () => {
     expect(outcome.detail).toContain('on the wire');
     expect(performance.now() - started).toBeLessThan(1000);
     // The server sees its response cut: the connection was closed, not left streaming.
-    await until(() => server.open() === 0);
+    await until('the responses closed', () => server.open() === 0, CLOSE_SOON);
   });
 
   it('counts compressed bytes on the wire when no length is declared', async () => {
@@ -181,7 +185,7 @@ describe('fetchPage: connections', () => {
         'ok',
       ]);
       expect(reasons.slice(paths.length)).toEqual(reasons.slice(0, paths.length));
-      await until(() => server.open() === 0);
+      await until('the responses closed', () => server.open() === 0, CLOSE_SOON);
       const stats = agent.stats[server.origin] as { running: number; pending: number; connected: number; free: number };
       expect(stats.running).toBe(0);
       expect(stats.pending).toBe(0);

@@ -10,6 +10,7 @@ import {
   HostLimiter,
   type FetchOutcome,
 } from '../../src/fetcher/fetch-page.js';
+import { until } from '../support/poll.js';
 import { fakeLookup, startServer, testOptions, text, type LoopbackServer } from './loopback.js';
 
 let server: LoopbackServer;
@@ -279,10 +280,19 @@ describe('fetchPage: an allow-list entry admits its port, not the host', () => {
     await new Promise<void>((resolve) => listener.close(() => resolve()));
   });
 
+  /** Connections the test made itself, to know when the listener has counted all before them. */
+  let probes = 0;
   async function listenerUntouched(): Promise<void> {
-    // Let the listener see a connection that was made, before counting.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(accepted).toBe(0);
+    // The listener accepts in arrival order and closes each connection once
+    // it has counted it: when our own is closed, any made before it is counted.
+    await new Promise<void>((resolve) => {
+      net
+        .connect(listenerPort, '127.0.0.1')
+        .on('error', () => undefined)
+        .on('close', () => resolve());
+    });
+    probes++;
+    expect(accepted - probes, 'connections the listener saw, besides our own').toBe(0);
   }
 
   it('refuses a redirect to another port of an admitted IP literal', async () => {
@@ -383,7 +393,8 @@ describe('fetchPage: agents and limits', () => {
     try {
       const controller = new AbortController();
       const call = fetchPage(`${slow.origin}/hang`, testOptions({ signal: controller.signal }));
-      setTimeout(() => controller.abort(new Error('shutting down')), 50);
+      await until('the request in flight', () => slow.requests.includes('/hang'), { everyMs: 10 });
+      controller.abort(new Error('shutting down'));
       await expect(call).rejects.toThrow('shutting down');
     } finally {
       await slow.close();

@@ -65,13 +65,18 @@ export async function startServer(routes: Record<string, Handler> = {}): Promise
   return state;
 }
 
-/** Waits until `condition` holds, polling; fails after `timeoutMs`. */
-export async function until(condition: () => boolean, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/**
+ * One request on a connection of its own, answered. The server accepts
+ * connections in the order they arrive and counts each as it accepts it, so
+ * once this answer is in, every connection made before it is counted: a test
+ * counting connections waits for this rather than for a guessed pause.
+ */
+export function countedSoFar(server: LoopbackServer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${server.literal}/counted-so-far`, { agent: false }, (res) => res.resume().on('end', resolve))
+      .on('error', reject);
+  });
 }
 
 /** A port on 127.0.0.1 that nothing listens on (bound, then released). */

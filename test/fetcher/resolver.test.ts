@@ -3,7 +3,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockedAddressError } from '../../src/fetcher/errors.js';
 import { createGuardedLookup } from '../../src/fetcher/resolver.js';
-import { fakeLookup, startServer, type LoopbackServer } from './loopback.js';
+import { countedSoFar, fakeLookup, startServer, type LoopbackServer } from './loopback.js';
 
 type Answer = { err: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family?: number | undefined };
 
@@ -139,8 +139,8 @@ describe('the guard inside net.connect', () => {
   });
 
   it('fails the socket before connecting when a name resolves privately', async () => {
-    // Let the server see the connections of earlier tests before counting.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The connections of earlier tests, counted before this one starts.
+    await countedSoFar(server);
     const before = server.connections;
     const lookup = createGuardedLookup(
       { allowPrivateHosts: [] },
@@ -148,8 +148,9 @@ describe('the guard inside net.connect', () => {
       fakeLookup({ 'evil.test': ['127.0.0.1'] }),
     );
     expect(await connect('evil.test', lookup)).toBe('error CITATION_BLOCKED_ADDRESS');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(server.connections).toBe(before);
+    // Had the refused socket connected, it would be counted before this barrier's own connection.
+    await countedSoFar(server);
+    expect(server.connections).toBe(before + 1);
   });
 
   it('is not consulted for an IP literal, which is why URLs are checked first', async () => {

@@ -8,6 +8,7 @@ import { QUEUE_NAMES } from '../../src/contracts/queues.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { createQueueDepth } from '../../src/metrics/queue-depth.js';
 import { testConfig } from '../support/config.js';
+import { until } from '../support/poll.js';
 import { deleteKeys, testRedis, uniqueName } from '../support/redis.js';
 import { startHarness } from '../support/pipeline.js';
 
@@ -50,10 +51,15 @@ describe('queue depth', () => {
     );
     expect(await gauge(b, 'cosci_safety_queue_jobs')).toEqual([]);
 
-    // The holder renews at each scrape; without scrapes its lease runs out and the next process takes over.
-    await new Promise((r) => setTimeout(r, 400));
-    await depthB.refresh();
-    expect((await gauge(b, 'cosci_safety_queue_depth_exporter'))[0]!.value).toBe(1);
+    // The holder renews at each scrape; without scrapes its lease (300 ms) runs out and the next process takes over.
+    await until(
+      'b takes the lease over',
+      async () => {
+        await depthB.refresh();
+        return (await gauge(b, 'cosci_safety_queue_depth_exporter'))[0]!.value === 1;
+      },
+      { timeoutMs: 5000 },
+    );
     await depthA.refresh();
     expect((await gauge(a, 'cosci_safety_queue_depth_exporter'))[0]!.value).toBe(0);
     expect(await gauge(a, 'cosci_safety_queue_jobs')).toEqual([]);
@@ -72,8 +78,8 @@ describe('queue depth', () => {
     const metrics = createMetrics();
     const queue = new Queue('goal.submitted', { connection: redis, prefix: `${prefix}-bull` });
     const first = await queue.add('goal.submitted', { x: 1 });
-    await new Promise((r) => setTimeout(r, 20));
-    await queue.add('goal.submitted', { x: 2 });
+    // A minute newer, whatever the clock: the age must be the first job's.
+    await queue.add('goal.submitted', { x: 2 }, { timestamp: first.timestamp + 60_000 });
     const at = first.timestamp + 90_000;
     const depth = createQueueDepth({
       redis,

@@ -39,6 +39,7 @@ import {
   variableQuery,
 } from '../support/monitoring.js';
 import { startPageServer, type PageServer } from '../support/page-server.js';
+import { eventually, until } from '../support/poll.js';
 import { freePort } from '../support/processes.js';
 import { REDIS_URL, deleteKeys, testRedis, uniqueName } from '../support/redis.js';
 import { REVIEW_TOKEN, call } from '../support/review-http.js';
@@ -95,23 +96,8 @@ async function stop(proc: Proc): Promise<void> {
   clearTimeout(timer);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`${what}: not within ${timeoutMs} ms${last ? ` (${String(last)})` : ''}`);
-    await sleep(200);
-  }
-}
+/** Processes starting, scrapes and rule evaluations: each takes seconds at a 1 s scrape interval. */
+const WAIT = { timeoutMs: 30_000, everyMs: 200 };
 
 interface Sample {
   metric: Record<string, string>;
@@ -187,23 +173,35 @@ describe.skipIf(missing(PROMETHEUS) !== undefined)(
      * (a group evaluates at the tick before it runs, hence the extra interval).
      */
     async function scrapedAfter(since: number): Promise<void> {
-      const scraped = await until('a scrape of both workers', async () => {
-        const data = await api<{ activeTargets: Array<{ lastScrape: string; health: string }> }>('/api/v1/targets');
-        const times = data.activeTargets.filter((t) => t.health === 'up').map((t) => Date.parse(t.lastScrape));
-        return times.length === 2 && times.every((t) => t > since) ? Math.max(...times) : undefined;
-      });
-      await until('a rule evaluation past the scrape', async () => {
-        const data = await api<RulesData>('/api/v1/rules');
-        return data.groups.every((g) => Date.parse(g.lastEvaluation) > scraped + 1500) || undefined;
-      });
+      const scraped = await eventually(
+        'a scrape of both workers',
+        async () => {
+          const data = await api<{ activeTargets: Array<{ lastScrape: string; health: string }> }>('/api/v1/targets');
+          const times = data.activeTargets.filter((t) => t.health === 'up').map((t) => Date.parse(t.lastScrape));
+          return times.length === 2 && times.every((t) => t > since) ? Math.max(...times) : undefined;
+        },
+        WAIT,
+      );
+      await until(
+        'a rule evaluation past the scrape',
+        async () => {
+          const data = await api<RulesData>('/api/v1/rules');
+          return data.groups.every((g) => Date.parse(g.lastEvaluation) > scraped + 1500);
+        },
+        WAIT,
+      );
     }
 
     async function jobsDone(queue: QueueName, ids: string[], state = 'completed'): Promise<void> {
       const q = publisher!.queue(queue);
-      await until(`${queue} jobs ${ids.join(', ')} ${state}`, async () => {
-        const states = await Promise.all(ids.map(async (jobId) => (await q.getJob(jobId))?.getState()));
-        return states.every((s) => s === state) || undefined;
-      });
+      await until(
+        `${queue} jobs ${ids.join(', ')} ${state}`,
+        async () => {
+          const states = await Promise.all(ids.map(async (jobId) => (await q.getJob(jobId))?.getState()));
+          return states.every((s) => s === state);
+        },
+        WAIT,
+      );
     }
 
     /** One round of traffic through every path that moves a metric. */
@@ -366,14 +364,15 @@ describe.skipIf(missing(PROMETHEUS) !== undefined)(
 
       try {
         for (const base of [`http://127.0.0.1:${classifierPort}`, verifierBase]) {
-          await until(`${base}/readyz`, async () => ((await fetch(`${base}/readyz`)).ok ? true : undefined));
+          await until(`${base}/readyz`, async () => (await fetch(`${base}/readyz`)).ok, WAIT);
         }
-        await until('Prometheus ready', async () => ((await fetch(`${prom}/-/ready`)).ok ? true : undefined));
+        await until('Prometheus ready', async () => (await fetch(`${prom}/-/ready`)).ok, WAIT);
         startedAt = Date.now() / 1000;
-        await until('both workers up in Prometheus', async () => {
-          const data = await instant('up{job="cosci-safety"} == 1');
-          return (data.result as Sample[]).length === 2 || undefined;
-        });
+        await until(
+          'both workers up in Prometheus',
+          async () => ((await instant('up{job="cosci-safety"} == 1')).result as Sample[]).length === 2,
+          WAIT,
+        );
 
         connection = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
         publisher = new Publisher({ connection, prefix });

@@ -10,6 +10,7 @@ import { assessment, markerHandler, startFakeAnthropic, type FakeAnthropic } fro
 import { testConfig } from '../support/config.js';
 import { startPageServer } from '../support/page-server.js';
 import { startHarness } from '../support/pipeline.js';
+import { until } from '../support/poll.js';
 import { deleteKeys, REDIS_URL, testRedis, uniqueName } from '../support/redis.js';
 
 let fake: FakeAnthropic;
@@ -20,20 +21,12 @@ afterAll(async () => {
   await fake.close();
 });
 
-async function until(predicate: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('graceful shutdown', () => {
   it('lets a job in flight finish within the bound', async () => {
     fake.setHandler(async () => ({ ...(assessment(['none'], 0.9) as object), delayMs: 800 }));
     const h = await startHarness(testConfig(fake.url, { worker: { shutdown_timeout_ms: 5000 } }));
     await h.publisher.publishHypothesisSaved({ hypothesisId: 'slow', text: 'x' });
-    await until(async () => fake.requests.length === 1);
+    await until('the model call in flight', () => fake.requests.length === 1, { everyMs: 20 });
     const started = Date.now();
     await h.runtime.shutdown('test');
     expect(Date.now() - started).toBeLessThan(5000);
@@ -47,7 +40,7 @@ describe('graceful shutdown', () => {
     const config = testConfig(fake.url, { worker: { shutdown_timeout_ms: 300 }, anthropic: { timeout_ms: 30_000 } });
     const h = await startHarness(config);
     await h.publisher.publishHypothesisSaved({ hypothesisId: 'stuck', text: 'x' });
-    await until(async () => fake.requests.length === 1);
+    await until('the model call in flight', () => fake.requests.length === 1, { everyMs: 20 });
     const started = Date.now();
     await h.runtime.shutdown('test');
     expect(Date.now() - started).toBeLessThan(3000);
@@ -91,7 +84,7 @@ describe('graceful shutdown of a citation check', () => {
         hypothesisId: 'h',
         evidence: [{ claim: 'c', url: `${pages.base}/slow`, excerpt: 'The quoted sentence' }],
       });
-      await until(async () => pages.hits.get('/slow') === 1);
+      await until('the page fetch in flight', () => pages.hits.get('/slow') === 1, { everyMs: 20 });
       const started = Date.now();
       await h.runtime.shutdown('test');
       // The bound (300 ms) and the time to close, far below the page's own 60 s limits.
@@ -145,7 +138,10 @@ format = "json"
     procs.forEach((p, i) => p.stderr.on('data', (d: Buffer) => (logs[i]!.text += d.toString())));
     const redis = testRedis();
     try {
-      await until(async () => logs.every((l) => l.text.includes('worker started')), 20_000);
+      await until('both workers started', () => logs.every((l) => l.text.includes('worker started')), {
+        timeoutMs: 20_000,
+        everyMs: 20,
+      });
       const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
       const { Publisher } = await import('../../src/queues/publisher.js');
       const publisher = new Publisher({ connection, prefix: `${id}-bull` });
@@ -154,14 +150,19 @@ format = "json"
           hypothesisId: `p${i}`,
           text: i % 4 === 0 ? '@@dual_use_bio@0.9@@' : 'ok',
         });
-      await until(async () => (await redis.xlen(`${id}-k:events`)) >= 50, 20_000);
+      await until('50 events in the stream', async () => (await redis.xlen(`${id}-k:events`)) >= 50, {
+        timeoutMs: 20_000,
+        everyMs: 20,
+      });
       const entries = (await redis.xrange(`${id}-k:events`, '-', '+')) as Array<[string, string[]]>;
       const eventIds = entries.map(([, f]) => f[f.indexOf('eventId') + 1]);
       expect(eventIds).toHaveLength(50);
       expect(new Set(eventIds).size).toBe(50);
       const queue = publisher.queue('hypothesis.saved');
       // Events are emitted just before a job is marked completed.
-      await until(async () => (await queue.getJobCountByTypes('completed')) === 40);
+      await until('40 jobs completed', async () => (await queue.getJobCountByTypes('completed')) === 40, {
+        everyMs: 20,
+      });
       const completed = await queue.getJobs(['completed'], 0, 100);
       expect(completed).toHaveLength(40);
       const by = new Set(completed.map((j) => j.processedBy));

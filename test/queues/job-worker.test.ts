@@ -8,6 +8,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { DATA_NOT_JSON, JobWorker } from '../../src/queues/job-worker.js';
+import { until } from '../support/poll.js';
 import { deleteKeys, testRedis, uniqueName } from '../support/redis.js';
 
 let redis: Redis;
@@ -45,13 +46,8 @@ function start<W extends Worker>(worker: W): { worker: W; errors: Error[]; proce
   return { worker, errors, processed: [] };
 }
 
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** Each wait here is for a job or two on an otherwise idle queue. */
+const SOON = { timeoutMs: 5000, everyMs: 25 };
 
 it("BullMQ's Worker leaves a job whose data is not JSON active, and reports a worker error", async () => {
   const queue = await queueWith([['bad', '{not json']]);
@@ -64,7 +60,7 @@ it("BullMQ's Worker leaves a job whose data is not JSON active, and reports a wo
     }),
   );
   await queue.resume();
-  await until('a worker error', () => errors.length > 0);
+  await until('a worker error', () => errors.length > 0, SOON);
   expect(errors[0]).toBeInstanceOf(SyntaxError);
   expect(await queue.getJobState('bad')).toBe('active');
   expect(processed).toEqual([]);
@@ -85,8 +81,8 @@ it('JobWorker fails it at once, for good, and keeps its text readable', async ()
     }),
   );
   await queue.resume();
-  await until('the bad job failed', async () => (await queue.getJobState('bad')) === 'failed');
-  await until('the good job completed', async () => (await queue.getJobState('good')) === 'completed');
+  await until('the bad job failed', async () => (await queue.getJobState('bad')) === 'failed', SOON);
+  await until('the good job completed', async () => (await queue.getJobState('good')) === 'completed', SOON);
   const job = await queue.getJob('bad');
   expect(job!.data).toBe('{not json');
   expect(job!.failedReason).toMatch(new RegExp(`^${DATA_NOT_JSON}: `));
@@ -122,7 +118,7 @@ it('JobWorker fails it when the job before it hands it over on completion', asyn
     }),
   );
   await queue.resume();
-  await until('the last job completed', async () => (await queue.getJobState('last')) === 'completed');
+  await until('the last job completed', async () => (await queue.getJobState('last')) === 'completed', SOON);
   expect(await queue.getJobState('first')).toBe('completed');
   expect(await queue.getJobState('bad')).toBe('failed');
   expect(processed).toEqual(['first', 'last']);

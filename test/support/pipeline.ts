@@ -9,6 +9,7 @@ import { Publisher } from '../../src/queues/publisher.js';
 import { startWorkerRuntime, type StartOptions, type WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { testConfig } from './config.js';
 import { markerHandler, startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js';
+import { eventually, until } from './poll.js';
 import { deleteKeys, testRedis } from './redis.js';
 
 export interface Harness {
@@ -37,28 +38,28 @@ export async function startHarness(config: Config, overrides: Partial<StartOptio
     redis,
     events,
     async waitForEvents(predicate, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const all = await events();
-        if (predicate(all)) return all;
-        if (Date.now() > deadline) {
-          throw new Error(
-            `events not seen within ${timeoutMs} ms; have: ${all.map((e) => `${e.type}:${e.eventId}`).join(', ')}`,
-          );
-        }
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      let seen: StreamEvent[] = [];
+      return eventually(
+        () => `the events awaited (have: ${seen.map((e) => `${e.type}:${e.eventId}`).join(', ')})`,
+        async () => {
+          seen = await events();
+          return predicate(seen) ? seen : undefined;
+        },
+        { timeoutMs, everyMs: 25 },
+      );
     },
     async waitForJob(queue, jobId, state = 'completed', timeoutMs = 10_000) {
       const q = publisher.queue(queue);
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const job = await q.getJob(jobId);
-        const now = job ? await job.getState() : 'missing';
-        if (now === state) return;
-        if (Date.now() > deadline) throw new Error(`job ${jobId} is ${now}, not ${state}, after ${timeoutMs} ms`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      let now = 'not looked up';
+      await until(
+        () => `job ${jobId} ${state} (it is ${now})`,
+        async () => {
+          const job = await q.getJob(jobId);
+          now = job ? await job.getState() : 'missing';
+          return now === state;
+        },
+        { timeoutMs, everyMs: 20 },
+      );
     },
     async stop() {
       await runtime.shutdown('test');

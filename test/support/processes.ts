@@ -10,20 +10,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { readEvents, type StreamEvent } from '../../src/events/reader.js';
-
-/** Polls until the predicate holds; the message says what was awaited. */
-export async function until(
-  what: string,
-  predicate: () => boolean | Promise<boolean>,
-  timeoutMs = 20_000,
-  everyMs = 50,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+import { StopPolling, until } from './poll.js';
 
 /** A port that was free a moment ago (bound to 0, then released). */
 export function freePort(): Promise<number> {
@@ -91,14 +78,13 @@ export async function startRedisServer(): Promise<RedisServer> {
       child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
       const started = child;
       await until(
-        `redis-server on port ${port} answers (log: ${log.slice(-500)})`,
+        () => `redis-server on port ${port} answers (log: ${log.slice(-500)})`,
         async () => {
           if (started.exitCode !== null)
-            throw new Error(`redis-server exited ${started.exitCode}: ${log.slice(-1000)}`);
+            throw new StopPolling(`redis-server exited ${started.exitCode}: ${log.slice(-1000)}`);
           return (await cli('ping')).out.includes('PONG');
         },
-        15_000,
-        100,
+        { timeoutMs: 15_000, everyMs: 100 },
       );
     },
     async stop() {
@@ -292,14 +278,15 @@ export async function spawnWorker(configFile: string, s: WorkerSettings): Promis
   const exited = exitOf(child);
   let port = 0;
   await until(
-    'worker process started',
+    () => `worker process started (log: ${stderr.slice(-2000)})`,
     () => {
-      if (child.exitCode !== null) throw new Error(`worker exited ${child.exitCode} at start: ${stderr.slice(-2000)}`);
+      if (child.exitCode !== null)
+        throw new StopPolling(`worker exited ${child.exitCode} at start: ${stderr.slice(-2000)}`);
       const m = /metrics on http:\/\/127\.0\.0\.1:(\d+)\/metrics/.exec(stderr);
       if (m) port = Number(m[1]);
       return port > 0 && stderr.includes('"msg":"worker started"');
     },
-    30_000,
+    { timeoutMs: 30_000 },
   );
   return {
     child,
