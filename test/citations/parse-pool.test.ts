@@ -17,6 +17,7 @@ import {
 } from '../../src/citations/parse-pool.js';
 import { peakRss, resetPeakRss } from '../support/memory.js';
 import { buildPdf, deflateBomb, pdfWithContentStream } from '../support/pdf.js';
+import { until } from '../support/poll.js';
 
 const MiB = 1024 * 1024;
 const LIMITS = { pdfMaxPages: 10_000, pdfMaxDecodedBytes: 64 * MiB, maxTextChars: 20 * MiB };
@@ -61,14 +62,6 @@ function pool(options: Partial<ParsePoolOptions> = {}): { pool: ParsePool; seen:
 const html = (s: string) => new Uint8Array(Buffer.from(s));
 /** A PDF that takes pdf.js seconds to read: thousands of pages. */
 const slowPdf = () => buildPdf(Array.from({ length: 3000 }, (_, i) => [`Page ${i} of a long report on kinases.`]));
-
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 function expectFailure(result: Extraction, reason: string): string {
   expect(result.ok).toBe(false);
@@ -139,7 +132,7 @@ describe('the parsing pool', () => {
     expect(delay.max / 1e6).toBeLessThan(100);
     expect(seen.kills).toEqual(['too_slow']);
     // A new thread is started at once, and takes the next document.
-    await until(() => seen.idle === 1);
+    await until('the killed thread replaced', () => seen.idle === 1);
     expect(await p.extract(html('<p>after</p>'), 'text/html')).toMatchObject({ ok: true, text: 'after' });
     expect(p.size).toBe(1);
     expect(seen.outcomes).toEqual(['ok', 'too_slow', 'ok']);
@@ -180,8 +173,8 @@ describe('the parsing pool', () => {
     ]);
     for (const result of results) expect(expectFailure(result, 'unreadable_content')).toMatch(/could not start/);
     expect(seen.outcomes).toEqual(['crashed', 'crashed']);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(p.size).toBe(0);
+    // A thread that could not start is not replaced: the pool empties.
+    await until('the failed threads gone', () => p.size === 0);
   });
 
   it('parses at most `threads` documents at once; the others wait their turn', async () => {
@@ -202,7 +195,7 @@ describe('the parsing pool', () => {
     const { pool: p, seen } = pool({ threads: 1 });
     const running = p.extract(slowPdf(), 'application/pdf').catch((err: unknown) => err);
     const queued = p.extract(html('<p>queued</p>'), 'text/html').catch((err: unknown) => err);
-    await new Promise((r) => setTimeout(r, 200));
+    await until('the slow document running', () => seen.busy === 1);
     await p.close();
     expect(await running).toBeInstanceOf(ParsePoolClosedError);
     expect(await queued).toBeInstanceOf(ParsePoolClosedError);

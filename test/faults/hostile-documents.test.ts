@@ -26,11 +26,11 @@ import type { ReviewVerification } from '../../src/contracts/results.js';
 import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { startPageServer, type PageServer } from '../support/page-server.js';
 import { buildPdf, deflateBomb, pdfWithContentStream } from '../support/pdf.js';
+import { until } from '../support/poll.js';
 import {
   killWorker,
   namesOf,
   spawnWorker,
-  until,
   writeWorkerConfig,
   type WorkerProcess,
   type WorkerSettings,
@@ -206,8 +206,7 @@ describe.skipIf(process.platform !== 'linux')('hostile documents served to a run
           if (failed) throw new Error(`${failed} reviews failed`);
           return completed === 1 + cited.length;
         },
-        45_000,
-        100,
+        { timeoutMs: 45_000, everyMs: 100 },
       );
       const allDone = Date.now() - started;
       // Canaries go on a moment longer, then every one must complete.
@@ -218,7 +217,7 @@ describe.skipIf(process.platform !== 'linux')('hostile documents served to a run
       await until(
         'every canary completed',
         async () => (await hypotheses.getJobCounts('completed')).completed === canaries.length,
-        20_000,
+        { timeoutMs: 20_000 },
       );
 
       // Each citation: its documented result, within the parsing bounds.
