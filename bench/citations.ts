@@ -31,7 +31,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deleteKeysWithPrefix, gc, int, pick, rng, type Rand } from './support.js';
 import { Redis } from 'ioredis';
-import { buildParsePool, fetchOptionsFrom } from '../src/citations/build.js';
+import { buildParsePool, fetchOptionsFrom } from '../src/runtime/builders.js';
 import { createPageCache, type CacheResult, type PageCache } from '../src/citations/page-cache.js';
 import type { PageText } from '../src/citations/page-text.js';
 import { createVerifier, type Verifier } from '../src/citations/verifier.js';

@@ -34,7 +34,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from 'cheerio/slim';
-import { buildParsePool, buildVerifier, fetchOptionsFrom } from '../src/citations/build.js';
+import { buildParsePool, buildVerifier, fetchOptionsFrom } from '../src/runtime/builders.js';
 import type { PageCache } from '../src/citations/page-cache.js';
 import type { PageText } from '../src/citations/page-text.js';
 import type { CitationResult } from '../src/contracts/results.js';

@@ -3,7 +3,7 @@
  * server that speaks the Messages API.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildClassifier } from '../../src/runtime/worker-runtime.js';
+import { buildClassifier } from '../../src/runtime/builders.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { PROMPT_VERSION, SYSTEM_PROMPT, TOOL_NAME } from '../../src/safety/classification/index.js';
 import { ClassifierCallError, RateLimitedError } from '../../src/classifier/errors.js';

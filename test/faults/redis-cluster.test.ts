@@ -14,7 +14,7 @@ import { readEvents } from '../../src/events/reader.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { createBlockingConnection, createFailFastConnection } from '../../src/queues/connection.js';
 import { Publisher } from '../../src/queues/publisher.js';
-import { buildReviewService } from '../../src/review/build.js';
+import { buildReviewService } from '../../src/runtime/builders.js';
 import { startWorkerRuntime, type WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { startPageServer, type PageServer } from '../support/page-server.js';

@@ -6,7 +6,7 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildReviewService } from '../../src/review/build.js';
+import { buildReviewService } from '../../src/runtime/builders.js';
 import type { ReviewService } from '../../src/review/review-service.js';
 import { createDecisionStore } from '../../src/store/decision-store.js';
 import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildReviewService } from '../../src/review/build.js';
+import { buildReviewService } from '../../src/runtime/builders.js';
 import type { ReviewService } from '../../src/review/review-service.js';
 import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { testConfig } from '../support/config.js';

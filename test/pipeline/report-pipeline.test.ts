@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PayloadError } from '../../src/errors.js';
 import type { ReportResult } from '../../src/contracts/results.js';
-import { buildReviewService } from '../../src/review/build.js';
+import { buildReviewService } from '../../src/runtime/builders.js';
 import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { testConfig } from '../support/config.js';
 import { startHarness, type Harness } from '../support/pipeline.js';

@@ -3,7 +3,7 @@
  * Redis (no cache): prints the verdict as JSON.
  */
 import { parseArgs } from 'node:util';
-import { buildClassifier } from '../../runtime/worker-runtime.js';
+import { buildClassifier } from '../../runtime/builders.js';
 import { cliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
 import { readInput } from '../io.js';

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createBlockingConnection } from '../../queues/connection.js';
-import { buildReviewService } from '../../review/build.js';
+import { buildReviewService } from '../../runtime/builders.js';
 import { cliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
 import { UsageError } from '../usage-error.js';

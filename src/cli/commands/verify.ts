@@ -4,7 +4,7 @@
  * result as JSON. Exit code 3 when the citation is not ok.
  */
 import { parseArgs } from 'node:util';
-import { buildParsePool, buildVerifier } from '../../citations/build.js';
+import { buildParsePool, buildVerifier } from '../../runtime/builders.js';
 import { cliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
 import { UsageError } from '../usage-error.js';

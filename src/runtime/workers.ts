@@ -1,0 +1,61 @@
+/**
+ * One BullMQ worker per configured queue, each running its processor inside
+ * the failure policy (src/processors/job-failure.ts), counted in the metrics.
+ * Created stopped (`autorun: false`): startWorkerRuntime runs them once the
+ * rest is up.
+ */
+import { hostname } from 'node:os';
+import type { ConnectionOptions, Worker, WorkerOptions } from 'bullmq';
+import type { Logger } from 'pino';
+import type { Config } from '../config/schema.js';
+import type { QueueName } from '../contracts/queues.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { withFailurePolicy, type Processor } from '../processors/job-failure.js';
+import { JobWorker } from '../queues/job-worker.js';
+import type { Connections } from './connections.js';
+
+/** A limiter max that never binds (jobs per rate_limit_duration_ms). */
+const UNBOUND_RATE = 1_000_000_000;
+
+export function createQueueWorkers(
+  config: Config,
+  processors: Record<QueueName, Processor<unknown>>,
+  parts: { connections: Connections; metrics: Metrics; logger: Logger; overrides?: Partial<WorkerOptions> | undefined },
+): Map<QueueName, Worker> {
+  const { connections, metrics, logger } = parts;
+  const w = config.worker;
+  const workers = new Map<QueueName, Worker>();
+  for (const queue of w.queues) {
+    const processor = withFailurePolicy(processors[queue], { worker: () => workers.get(queue) });
+    // A JobWorker fails a job whose data is not JSON, which BullMQ leaves active (job-worker.ts).
+    const worker = new JobWorker(queue, processor, {
+      connection: connections.open(`worker:${queue}`) as ConnectionOptions,
+      prefix: config.redis.prefix,
+      // Recorded on each job as processedBy: which pod handled it.
+      name: `${hostname()}:${process.pid}`,
+      concurrency: w.concurrency,
+      lockDuration: w.lock_duration_ms,
+      stalledInterval: w.stalled_interval_ms,
+      removeOnComplete: { count: w.keep_completed },
+      removeOnFail: { count: w.keep_failed },
+      // BullMQ honours worker.rateLimit() (our answer to a 429) only when a
+      // limiter is set; with no configured limit, one too high to bind.
+      // https://docs.bullmq.io/guide/rate-limiting#manual-rate-limit
+      limiter: { max: w.rate_limit_max ?? UNBOUND_RATE, duration: w.rate_limit_duration_ms },
+      autorun: false,
+      ...parts.overrides,
+    });
+    worker.on('completed', (job) => {
+      metrics.jobs.inc({ queue, outcome: 'completed' });
+      if (job.processedOn && job.finishedOn)
+        metrics.jobDuration.observe({ queue }, (job.finishedOn - job.processedOn) / 1000);
+    });
+    worker.on('failed', (job, err) => {
+      metrics.jobs.inc({ queue, outcome: 'failed' });
+      logger.error({ queue, jobId: job?.id, attemptsMade: job?.attemptsMade, err: err.message }, 'job failed');
+    });
+    worker.on('error', (err) => logger.error({ queue, err: err.message }, 'worker error'));
+    workers.set(queue, worker);
+  }
+  return workers;
+}
