@@ -163,8 +163,8 @@ export class EventConsumer<T extends EventType = EventType> {
   private loop: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
   private stopping = false;
-  /** True while a blocking read is in flight: close abandons it instead of waiting. */
-  private blocked = false;
+  /** True while a batch is being handled: close waits for it, and abandons anything else. */
+  private handling = false;
   private wake: (() => void) | undefined;
 
   constructor(private readonly options: EventConsumerOptions<T>) {
@@ -174,7 +174,7 @@ export class EventConsumer<T extends EventType = EventType> {
     this.consumer = options.consumer ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
     const types = options.types ?? EVENT_TYPES;
     for (const type of types) {
-      if (!(type in EVENT_SCHEMAS)) throw new TypeError(`unknown event type '${type}'`);
+      if (!Object.hasOwn(EVENT_SCHEMAS, type)) throw new TypeError(`unknown event type '${type}'`);
     }
     this.types = new Set(types);
     this.claimIdleMs = options.claimIdleMs ?? 60_000;
@@ -194,8 +194,8 @@ export class EventConsumer<T extends EventType = EventType> {
    * and quits the connection. Entries read and not yet handled stay pending:
    * this consumer's name takes them up when it starts again, any other
    * consumer of the group after `claimIdleMs`. With `timeoutMs`, a handler
-   * still running then is abandoned (its entry stays pending) and the
-   * connection dropped.
+   * still running then, or a command waiting for Redis to come back, is
+   * abandoned (its entry stays pending) and the connection dropped.
    */
   close(options: { timeoutMs?: number } = {}): Promise<void> {
     this.closing ??= this.shutDown(options.timeoutMs);
@@ -205,12 +205,16 @@ export class EventConsumer<T extends EventType = EventType> {
   private async shutDown(timeoutMs: number | undefined): Promise<void> {
     this.stopping = true;
     this.wake?.();
-    // A blocking read would hold the connection for up to blockMs. Dropping
-    // it loses nothing: an entry the read had just delivered stays pending.
-    const abandoned = this.blocked;
-    if (abandoned) this.redis.disconnect();
+    // Between batches the loop only reads, claims or waits. Dropping the
+    // connection then loses nothing (an entry just delivered or claimed stays
+    // pending), and spares waiting out a blocking read, or a command held
+    // while Redis is away.
+    const abandoned = this.loop !== undefined && !this.handling;
+    if (abandoned) await this.drop();
     let finished = true;
-    if (this.loop) {
+    // Only a batch is waited for. A command abandoned while Redis is away
+    // may never settle (ioredis keeps it for a connection that will not come).
+    if (this.loop && !abandoned) {
       if (timeoutMs === undefined) {
         await this.loop;
       } else {
@@ -228,9 +232,21 @@ export class EventConsumer<T extends EventType = EventType> {
         await this.redis.quit().catch(() => undefined);
       }
     }
-    const ended = this.redis.status === 'end' ? undefined : once(this.redis, 'end');
+    await this.drop();
+  }
+
+  /** Disconnects, and waits (a second at most) for the connection to end. */
+  private async drop(): Promise<void> {
+    // ioredis announces the end of a connection it is not retrying; one
+    // between retries just stays down.
+    const ending = !['end', 'reconnecting', 'wait'].includes(this.redis.status);
+    const abort = new AbortController();
+    const ended = once(this.redis, 'end', { signal: abort.signal }).catch(() => undefined);
     this.redis.disconnect();
+    if (!ending) abort.abort();
+    const timer = setTimeout(() => abort.abort(), 1000);
     await ended;
+    clearTimeout(timer);
   }
 
   private async reconnect(timeoutMs: number): Promise<void> {
@@ -308,15 +324,10 @@ export class EventConsumer<T extends EventType = EventType> {
     const args: Array<string | number> = ['GROUP', this.group, this.consumer, 'COUNT', this.batchSize];
     if (block) args.push('BLOCK', Math.min(this.blockMs, this.claimIdleMs));
     args.push('STREAMS', this.stream, after);
-    this.blocked = block;
-    try {
-      const reply = (await (this.redis.xreadgroup as (...a: Array<string | number>) => Promise<unknown>)(
-        ...args,
-      )) as Array<[string, RawEntry[]]> | null;
-      return reply?.[0]?.[1] ?? [];
-    } finally {
-      this.blocked = false;
-    }
+    const reply = (await (this.redis.xreadgroup as (...a: Array<string | number>) => Promise<unknown>)(
+      ...args,
+    )) as Array<[string, RawEntry[]]> | null;
+    return reply?.[0]?.[1] ?? [];
   }
 
   /** Claims entries idle for claimIdleMs from any consumer of the group. */
@@ -339,6 +350,7 @@ export class EventConsumer<T extends EventType = EventType> {
     // A handled entry is acknowledged at once, with the skipped and invalid
     // ones before it; those after the last handled one at the end.
     const done: string[] = [];
+    this.handling = true;
     try {
       for (const [id, fields] of entries) {
         if (this.stopping) break;
@@ -371,7 +383,11 @@ export class EventConsumer<T extends EventType = EventType> {
         }
       }
     } finally {
-      if (done.length > 0 && this.redis.status === 'ready') await this.redis.xack(this.stream, this.group, ...done);
+      try {
+        if (done.length > 0 && this.redis.status === 'ready') await this.redis.xack(this.stream, this.group, ...done);
+      } finally {
+        this.handling = false;
+      }
     }
   }
 
