@@ -24,7 +24,10 @@ export type ErrorCode =
   | 'REVIEW_NOT_FOUND'
   | 'REVIEW_NOT_HELD'
   | 'REVIEW_ALREADY_DECIDED'
-  | 'REVIEW_UNAVAILABLE';
+  | 'REVIEW_UNAVAILABLE'
+  | 'EVENT_INVALID'
+  | 'EVENT_HANDLER_FAILED'
+  | 'EVENT_READ_FAILED';
 
 export class CosciError extends Error {
   override name = 'CosciError';

@@ -49,6 +49,10 @@ const BY_CODE: Record<ErrorCode, FailureOutcome> = {
   REVIEW_NOT_FOUND: 'unrecoverable',
   REVIEW_NOT_HELD: 'unrecoverable',
   REVIEW_ALREADY_DECIDED: 'unrecoverable',
+  // The event consumer's (src/events/consumer.ts), which reports them and goes on.
+  EVENT_INVALID: 'unrecoverable',
+  EVENT_HANDLER_FAILED: 'unrecoverable',
+  EVENT_READ_FAILED: 'unrecoverable',
   // Redis did not answer in time: it may well answer the next attempt.
   REVIEW_UNAVAILABLE: 'retry_job',
 };

@@ -1,14 +1,34 @@
-/** `cosci-safety events tail [--from ID] [--count N] [--follow]`: prints events as JSON lines. */
+/** `cosci-safety events tail [--from ID] [--count N] [--type TYPES] [--follow]`: prints events as JSON lines. */
 import { parseArgs } from 'node:util';
-import { readEvents, waitForEvents } from '../../events/reader.js';
+import { EVENT_TYPES } from '../../contracts/events.js';
+import { readEvents, readLastEvents, waitForEvents, type TypeFilter } from '../../events/reader.js';
 import { createBlockingConnection } from '../../queues/connection.js';
 import { cliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
 import { UsageError } from '../usage-error.js';
 
-export const EVENTS_USAGE = `cosci-safety events tail [--config FILE] [--from ID] [--count N] [--follow]
+export const EVENTS_USAGE = `cosci-safety events tail [--config FILE] [--from ID] [--count N] [--type TYPES] [--follow]
   Prints events of the stream as JSON lines: the last N (default 20), or those
-  from stream id ID; with --follow, waits for new ones until interrupted.`;
+  from stream id ID; with --follow, waits for new ones until interrupted.
+  --type keeps only events of the given types (comma-separated, or the option
+  repeated), e.g. --type hypothesis_quarantined,citation_unverified.`;
+
+/** The types named by each --type, checked against the known ones. */
+export function parseTypes(values: readonly string[] | undefined): TypeFilter {
+  if (values === undefined) return undefined;
+  const types = new Set<string>();
+  for (const value of values) {
+    for (const name of value.split(',').map((t) => t.trim())) {
+      if (name === '')
+        throw new UsageError('events tail: --type needs event types, e.g. --type hypothesis_quarantined');
+      if (!(EVENT_TYPES as readonly string[]).includes(name)) {
+        throw new UsageError(`events tail: unknown event type '${name}'; known types: ${EVENT_TYPES.join(', ')}`);
+      }
+      types.add(name);
+    }
+  }
+  return types;
+}
 
 export async function runEvents(args: string[], ctx: CliContext): Promise<number> {
   const [what, ...rest] = args;
@@ -19,27 +39,32 @@ export async function runEvents(args: string[], ctx: CliContext): Promise<number
       config: { type: 'string' },
       from: { type: 'string' },
       count: { type: 'string', default: '20' },
+      type: { type: 'string', multiple: true },
       follow: { type: 'boolean', default: false },
     },
     strict: true,
   });
   const count = Number(values.count);
   if (!Number.isInteger(count) || count <= 0) throw new UsageError('events tail: --count must be a positive integer');
+  const types = parseTypes(values.type);
   const { config } = cliConfig(ctx, values.config);
   const redis = createBlockingConnection(config.redis, { maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined);
   const stream = config.redis.events_stream;
   try {
-    let events;
-    if (values.from !== undefined) {
-      events = await readEvents(redis, stream, values.from, count);
-    } else {
-      const last = (await redis.xrevrange(stream, '+', '-', 'COUNT', count)) as Array<[string, string[]]>;
-      events = last.length > 0 ? await readEvents(redis, stream, last.at(-1)![0], count) : [];
-    }
+    // The newest entry before reading: following goes on from there at the
+    // latest, so that no entry added meanwhile is missed, whatever its type.
+    const head = values.follow ? await lastEntryId(redis, stream) : undefined;
+    const events =
+      values.from !== undefined
+        ? await readEvents(redis, stream, values.from, count, types)
+        : await readLastEvents(redis, stream, count, types);
     for (const e of events) ctx.stdout.write(JSON.stringify(e) + '\n');
     if (!values.follow) return 0;
-    let after = events.at(-1)?.id ?? '$';
+    const last = events.at(-1)?.id;
+    // Reading from an id stopped at `count` events: the next ones follow.
+    // Otherwise the read went to the end, and nothing up to `head` is due.
+    let after = (values.from !== undefined && events.length === count ? last : laterId(head, last)) ?? '0-0';
     let stop = false;
     const onSignal = () => {
       stop = true;
@@ -48,7 +73,7 @@ export async function runEvents(args: string[], ctx: CliContext): Promise<number
     process.once('SIGTERM', onSignal);
     while (!stop) {
       for (const e of await waitForEvents(redis, stream, after, 1000)) {
-        ctx.stdout.write(JSON.stringify(e) + '\n');
+        if (types === undefined || types.has(e.type)) ctx.stdout.write(JSON.stringify(e) + '\n');
         after = e.id;
       }
     }
@@ -56,4 +81,20 @@ export async function runEvents(args: string[], ctx: CliContext): Promise<number
   } finally {
     redis.disconnect();
   }
+}
+
+/** The later of two stream entry ids (`<ms>-<seq>`). */
+function laterId(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  const [am, as] = a.split('-').map(BigInt) as [bigint, bigint];
+  const [bm, bs] = b.split('-').map(BigInt) as [bigint, bigint];
+  return am > bm || (am === bm && as > bs) ? a : b;
+}
+
+async function lastEntryId(
+  redis: ReturnType<typeof createBlockingConnection>,
+  stream: string,
+): Promise<string | undefined> {
+  const last = (await redis.xrevrange(stream, '+', '-', 'COUNT', 1)) as Array<[string, string[]]>;
+  return last[0]?.[0];
 }

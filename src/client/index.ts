@@ -1,0 +1,118 @@
+/**
+ * `cosci-safety/client`: what an agent or a downstream service needs to talk
+ * to the service over Redis: the publisher, the event consumer, and the
+ * contract's zod schemas and types (docs/contract.md). Re-exports only; the
+ * modules behind it are the ones the workers use, so the two cannot drift.
+ */
+
+// Publishing jobs.
+export { DEFAULT_JOB_OPTIONS, Publisher, type Published, type PublisherOptions } from '../queues/publisher.js';
+
+// Consuming events.
+export {
+  EventConsumer,
+  EventConsumerError,
+  type ConsumedEvent,
+  type EventConsumerErrorCode,
+  type EventConsumerOptions,
+  type InvalidEntry,
+} from '../events/consumer.js';
+
+// Queues: one map from queue name to payload and result.
+export {
+  QUEUE_NAMES,
+  QUEUES,
+  parsePayload,
+  type PayloadInputOf,
+  type PayloadOf,
+  type QueueName,
+  type ResultOf,
+} from '../contracts/queues.js';
+
+// Payloads, and the job ids that make publishing idempotent.
+export {
+  EvidenceSchema,
+  GoalSubmittedSchema,
+  HypothesisSavedSchema,
+  IdSchema,
+  MAX_EVIDENCE,
+  MAX_EXCERPT_CHARS,
+  MAX_REPORT_SECTIONS,
+  MAX_TEXT_CHARS,
+  MAX_URL_CHARS,
+  PAYLOAD_SCHEMAS,
+  ReportFinalizedSchema,
+  ReportSectionSchema,
+  ReviewRecordedSchema,
+  goalJobId,
+  hypothesisJobId,
+  reportJobId,
+  reviewJobId,
+  type Evidence,
+  type GoalSubmitted,
+  type GoalSubmittedInput,
+  type HypothesisSaved,
+  type HypothesisSavedInput,
+  type ReportFinalized,
+  type ReportFinalizedInput,
+  type ReviewRecorded,
+  type ReviewRecordedInput,
+} from '../contracts/payloads.js';
+
+// Results: what a job returns and the stores keep.
+export {
+  CitationResultSchema,
+  GoalResultSchema,
+  HypothesisResultSchema,
+  RedactionSchema,
+  RESULT_SCHEMAS,
+  ReportResultSchema,
+  ReviewVerificationSchema,
+  UrlSummarySchema,
+  type CitationResult,
+  type GoalResult,
+  type HypothesisResult,
+  type ReportResult,
+  type ReviewVerification,
+  type UrlSummary,
+} from '../contracts/results.js';
+
+// Verdicts and review states, which results and events carry.
+export {
+  ACTIONS,
+  DEGRADED_REASONS,
+  VerdictSchema,
+  type Action,
+  type DegradedReason,
+  type Verdict,
+} from '../safety/classification/verdict.js';
+export { REVIEW_STATES, type ReviewState } from '../safety/review/decision.js';
+
+// Events: one map from event type to its data.
+export {
+  CITATION_STATUSES,
+  ClassifierDegradedDataSchema,
+  CitationUnverifiedDataSchema,
+  EVENT_SCHEMAS,
+  EVENT_TYPES,
+  GoalEventDataSchema,
+  HypothesisDecisionDataSchema,
+  HypothesisEventDataSchema,
+  REPORT_OUTCOMES,
+  ReportEventDataSchema,
+  ReviewVerifiedDataSchema,
+  type CitationStatus,
+  type CitationUnverifiedData,
+  type ClassifierDegradedData,
+  type EventDataOf,
+  type EventType,
+  type GoalEventData,
+  type HypothesisDecisionData,
+  type HypothesisEventData,
+  type ReportEventData,
+  type ReportOutcome,
+  type ReviewVerifiedData,
+} from '../contracts/events.js';
+
+// Errors, matched by `code`.
+export { CosciError, PayloadError, type ErrorCode } from '../errors.js';
