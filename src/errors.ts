@@ -27,7 +27,21 @@ export type ErrorCode =
   | 'REVIEW_UNAVAILABLE'
   | 'EVENT_INVALID'
   | 'EVENT_HANDLER_FAILED'
-  | 'EVENT_READ_FAILED';
+  | 'EVENT_READ_FAILED'
+  // The web fetcher (src/fetcher/errors.ts).
+  | 'CITATION_BLOCKED_ADDRESS'
+  | 'CITATION_BAD_OPTIONS'
+  // Page and PDF text (src/safety/citations/errors.ts) and its parsing threads.
+  | 'PDF_INVALID'
+  | 'PDF_TOO_LARGE'
+  | 'HTML_TOO_DEEP'
+  | 'TEXT_TOO_LONG'
+  | 'BAD_OPTION'
+  | 'PARSE_POOL_CLOSED'
+  // Injection quoting (src/safety/quoting/errors.ts).
+  | 'QUOTING_BAD_ID'
+  | 'QUOTING_BAD_KEY'
+  | 'QUOTING_BAD_INPUT';
 
 export class CosciError extends Error {
   override name = 'CosciError';

@@ -53,6 +53,20 @@ const BY_CODE: Record<ErrorCode, FailureOutcome> = {
   EVENT_INVALID: 'unrecoverable',
   EVENT_HANDLER_FAILED: 'unrecoverable',
   EVENT_READ_FAILED: 'unrecoverable',
+  // The worker is going away: the job returns to the queue for another.
+  PARSE_POOL_CLOSED: 'delay',
+  // Properties of a document or of an option, handled where they arise (a
+  // citation's status); one that reaches a job is a bug, and a rerun repeats it.
+  PDF_INVALID: 'unrecoverable',
+  PDF_TOO_LARGE: 'unrecoverable',
+  HTML_TOO_DEEP: 'unrecoverable',
+  TEXT_TOO_LONG: 'unrecoverable',
+  BAD_OPTION: 'unrecoverable',
+  CITATION_BLOCKED_ADDRESS: 'unrecoverable',
+  CITATION_BAD_OPTIONS: 'unrecoverable',
+  QUOTING_BAD_ID: 'unrecoverable',
+  QUOTING_BAD_KEY: 'unrecoverable',
+  QUOTING_BAD_INPUT: 'unrecoverable',
   // Redis did not answer in time: it may well answer the next attempt.
   REVIEW_UNAVAILABLE: 'retry_job',
 };

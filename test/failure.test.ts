@@ -3,6 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { ClassifierCallError, RateLimitedError } from '../src/classifier/errors.js';
 import { CosciError, PayloadError } from '../src/errors.js';
 import { failureOutcome } from '../src/failure.js';
+import { ParsePoolClosedError } from '../src/citations/parse-pool.js';
+import { FetcherError } from '../src/fetcher/errors.js';
+import { CitationTextError } from '../src/safety/citations/errors.js';
+import { QuotingError } from '../src/safety/quoting/errors.js';
 
 describe('failureOutcome', () => {
   it('retries the passing failures of a model request, and degrades on those that repeat', () => {
@@ -23,5 +27,21 @@ describe('failureOutcome', () => {
     expect(failureOutcome(new Error('Connection is closed.'))).toBe('retry_job');
     expect(failureOutcome('a string')).toBe('retry_job');
     expect(failureOutcome(undefined)).toBe('retry_job');
+  });
+
+  it('knows the errors of every layer as one hierarchy, each with its code', () => {
+    const errors = [
+      new CitationTextError('PDF_TOO_LARGE', 'x'),
+      new QuotingError('QUOTING_BAD_ID', 'x'),
+      new FetcherError('CITATION_BAD_OPTIONS', 'x'),
+      new ParsePoolClosedError(),
+    ];
+    for (const err of errors) expect(err).toBeInstanceOf(CosciError);
+    expect(errors.map((e) => [e.code, failureOutcome(e)])).toEqual([
+      ['PDF_TOO_LARGE', 'unrecoverable'],
+      ['QUOTING_BAD_ID', 'unrecoverable'],
+      ['CITATION_BAD_OPTIONS', 'unrecoverable'],
+      ['PARSE_POOL_CLOSED', 'delay'],
+    ]);
   });
 });

@@ -28,6 +28,7 @@ import { Worker } from 'node:worker_threads';
 import type { DocumentLimits, ExtractFailure, Extraction } from './extract.js';
 import type { ParseRequest, ParseThreadMessage } from './parse-thread.js';
 import { parseThreadScript } from './thread-script.js';
+import { CosciError } from '../errors.js';
 
 /** How a task ended, for metrics: its result, or why its thread was ended. */
 export type ParseOutcome = 'ok' | 'unreadable' | 'too_slow' | 'too_large' | 'crashed';
@@ -69,11 +70,10 @@ export interface ParsePoolOptions {
 }
 
 /** The pool was closed; the document was not parsed. Not a property of the document: never cached. */
-export class ParsePoolClosedError extends Error {
+export class ParsePoolClosedError extends CosciError {
   override readonly name = 'ParsePoolClosedError';
-  readonly code = 'PARSE_POOL_CLOSED';
   constructor() {
-    super('the document parsing pool is closed');
+    super('PARSE_POOL_CLOSED', 'the document parsing pool is closed');
   }
 }
 

@@ -4,19 +4,17 @@
  * guard, which must fail the socket, and for programming mistakes.
  */
 import { errors } from 'undici';
+import { CosciError } from '../errors.js';
 import type { AddressClass } from './address.js';
 
 /** Stable error codes of the fetcher. */
 export type FetcherErrorCode = 'CITATION_BLOCKED_ADDRESS' | 'CITATION_BAD_OPTIONS';
 
-export class FetcherError extends Error {
+export class FetcherError extends CosciError {
   override name = 'FetcherError';
-  constructor(
-    readonly code: FetcherErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  declare readonly code: FetcherErrorCode;
+  constructor(code: FetcherErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 }
 

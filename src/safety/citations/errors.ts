@@ -12,15 +12,14 @@
  * - `TEXT_TOO_LONG`: the document's text runs past the bound it was read with.
  * - `BAD_OPTION`: an option is out of its range (a programming error).
  */
+import { CosciError } from '../../errors.js';
+
 export type CitationTextErrorCode = 'PDF_INVALID' | 'HTML_TOO_DEEP' | 'PDF_TOO_LARGE' | 'TEXT_TOO_LONG' | 'BAD_OPTION';
 
-export class CitationTextError extends Error {
+export class CitationTextError extends CosciError {
   override readonly name = 'CitationTextError';
-  constructor(
-    readonly code: CitationTextErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  declare readonly code: CitationTextErrorCode;
+  constructor(code: CitationTextErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 }
