@@ -375,7 +375,8 @@ export function findTags(text: string): TagSpan[] {
         return true;
       });
       if (decided) {
-        spans.push(...found);
+        // A loop, not push(...found): a region can hold more tags than a call has room for arguments.
+        for (const span of found) spans.push(span);
         break;
       }
       q = Math.min(n, a + 2 * (q - a));
