@@ -210,6 +210,15 @@ export const PROBES: Array<{ name: string; make: (n: number) => string }> = [
   { name: '< then one run of spaces', make: (n) => '<' + ' '.repeat(n) + '/UNTRUSTED_SOURCE_END>' },
   { name: 'one run of underscores inside a name', make: (n) => '</T' + '_'.repeat(n) + 'EXT>' },
   { name: 'comment openings with no end, inside names', make: (n) => '<T<!--'.repeat(Math.ceil(n / 6)) },
+  // Many tags whose gaps pass the same comment end, then one long run: each must not read the run again.
+  {
+    name: 'tags sharing a comment end, then a run',
+    make: (n) => '<T/*'.repeat(n >> 3) + '*/' + ' '.repeat(n >> 1) + 'Q',
+  },
+  {
+    name: 'comments holding tags, then a run',
+    make: (n) => '<T<!-- --><!--'.repeat(Math.ceil(n / 28)) + '-->' + ' '.repeat(n >> 1) + 'Q',
+  },
   { name: 'lines ending in CR alone', make: (n) => 'SYSTEM: a\r'.repeat(Math.ceil(n / 10)) },
 ];
 export const PROBE_LENGTHS = [5_000, 10_000, 20_000, 40_000];

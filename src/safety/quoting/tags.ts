@@ -103,11 +103,18 @@ class Reader {
   private blockFrom = -1;
   private blockAt = -1;
 
+  /** Where runs end, by where they began (see skipRun): kept once a comment is met, for heads and for gaps; 0 = not known, -1 = UNDECIDED, else the end + 1. */
+  runEnds: [Int32Array, Int32Array] | undefined;
+
   constructor(
     readonly view: string,
     readonly limit: number,
     readonly whole: boolean,
   ) {}
+
+  metComment(): void {
+    this.runEnds ??= [new Int32Array(this.view.length + 1), new Int32Array(this.view.length + 1)];
+  }
 
   read(i: number): number {
     if (i < this.limit) return this.view.charCodeAt(i);
@@ -152,46 +159,90 @@ function skipComment(r: Reader, p: number): number {
   return at + closeLength;
 }
 
-/** The end of the head that starts at `p` (after the `<`), or UNDECIDED. */
-function skipHead(r: Reader, p: number): number {
+const HEAD_RUN = 0;
+const GAP_RUN = 1;
+
+/**
+ * Where a run of separators and comments that starts at `p` ends: the first
+ * unit that is neither (for a head, the first that is not whitespace, `/`,
+ * `\`, `!`, `?` or a comment), or UNDECIDED. Letters of other scripts end a
+ * gap's run too; skipGap counts them.
+ *
+ * Without comments, the runs that different tags read never overlap: a run
+ * stops at the next `<`. A comment can hold a `<` that starts another tag
+ * whose run goes on past the same comment end, so once the reader has met a
+ * comment it keeps the end of every run it has read, by where the run or the
+ * part after a comment began; a later run that reaches one of those points
+ * stops there. Each unit is then read in a run once, and the cost stays
+ * linear however comments and tags nest.
+ */
+function skipRun(r: Reader, p: number, kind: number): number {
+  const points = runPoints;
+  points.length = 0;
+  let end: number;
   for (;;) {
+    const memo = r.runEnds?.[kind];
+    if (memo !== undefined) {
+      const known = memo[p]!;
+      if (known !== 0) {
+        end = known === -1 ? UNDECIDED : known - 1;
+        break;
+      }
+      points.push(p);
+    }
     const u = r.read(p);
-    if (u === UNDECIDED) return UNDECIDED;
-    if (u === END) return p;
+    if (u === UNDECIDED || u === END) {
+      end = u === UNDECIDED ? UNDECIDED : p;
+      break;
+    }
     if (u === LT || u === SLASH) {
       const e = skipComment(r, p);
-      if (e === UNDECIDED) return UNDECIDED;
+      if (e === UNDECIDED) {
+        end = UNDECIDED;
+        break;
+      }
       if (e > p) {
+        r.metComment();
         p = e;
         continue;
       }
     }
-    if (!isHead(u)) return p;
+    if (kind === HEAD_RUN ? !isHead(u) : classOf(u) !== SEPARATOR) {
+      end = p;
+      break;
+    }
     p++;
+    // Within a plain run only its start and the points after comments are kept.
+    while (r.runEnds === undefined || r.runEnds[kind]![p] === 0) {
+      const v = r.read(p);
+      if (v === UNDECIDED || v === END || v === LT || v === SLASH) break;
+      if (kind === HEAD_RUN ? !isHead(v) : classOf(v) !== SEPARATOR) break;
+      p++;
+    }
   }
+  const memo = r.runEnds?.[kind];
+  if (memo !== undefined) for (const point of points) memo[point] = end === UNDECIDED ? -1 : end + 1;
+  return end;
+}
+/** Reused by skipRun, which does not nest. */
+const runPoints: number[] = [];
+
+/** The end of the head that starts at `p` (after the `<`), or UNDECIDED. */
+function skipHead(r: Reader, p: number): number {
+  return skipRun(r, p, HEAD_RUN);
 }
 
 /** The end of the gap that starts at `p` (between two letters of a name), or UNDECIDED. */
 function skipGap(r: Reader, p: number): number {
   let foreign = 0;
   for (;;) {
+    p = skipRun(r, p, GAP_RUN);
+    if (p === UNDECIDED) return UNDECIDED;
     const u = r.read(p);
     if (u === UNDECIDED) return UNDECIDED;
-    if (u === END) return p;
-    if (u === LT || u === SLASH) {
-      const e = skipComment(r, p);
-      if (e === UNDECIDED) return UNDECIDED;
-      if (e > p) {
-        p = e;
-        continue;
-      }
-    }
-    const k = classOf(u);
-    if (k === SEPARATOR) p++;
-    else if (k === FOREIGN && foreign < FOREIGN_IN_GAP) {
-      foreign++;
-      p++;
-    } else return p;
+    if (u === END || classOf(u) !== FOREIGN || foreign === FOREIGN_IN_GAP) return p;
+    foreign++;
+    p++;
   }
 }
 
@@ -397,6 +448,16 @@ export function viewHasTag(view: string): boolean {
     return false;
   });
   return any;
+}
+
+/** The tags in the view of a whole text, as [start, end) ranges of the view; for the test that holds the matcher to a plain reading of the definition. */
+export function tagsInView(view: string): Array<[start: number, end: number]> {
+  const found: Array<[number, number]> = [];
+  scanTags(new Reader(view, view.length, true), (start, end) => {
+    found.push([start, end]);
+    return true;
+  });
+  return found;
 }
 
 /** True when `text` holds anything the normaliser reads as a tag of ours. */
