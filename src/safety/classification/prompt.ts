@@ -43,15 +43,18 @@ export interface ClassifierMessage {
 
 /**
  * The user message for one window of a text. The block's hash is keyed by
- * the process's quoting key: random per process, which is all the boundary
- * needs (the cache keys are made from the text, not from this message).
+ * the process's quoting key unless `options.key` is given: random per
+ * process, which is all the boundary needs. The message therefore differs
+ * between processes; whatever is derived from it to stay the same across
+ * processes (a version of the prompt, say) must pass a fixed key.
  */
 export function buildUserMessage(
   text: string,
   label: string,
   window?: { index: number; count: number },
+  options: { key?: Uint8Array | string } = {},
 ): ClassifierMessage {
-  const block = quoteText(text, label);
+  const block = quoteText(text, label, options);
   const part =
     window && window.count > 1
       ? ` This is part ${window.index + 1} of ${window.count} of a longer text; assess this part on its own.`
