@@ -386,6 +386,13 @@ export function scanText(text: string, keep?: Uint8Array): TextScan {
     let width = 1;
     if (c < 128) {
       let u = ASCII_VIEW[c]!;
+      if (u !== 0 && u < 128) {
+        // The common case: a plain ASCII unit.
+        units[k++] = u;
+        if (keep !== undefined && keep[u] === 1) kept[s++] = u;
+        i++;
+        continue;
+      }
       if (u === 0) {
         // Controls other than the line terminators and tab drop out of the view, and removeInvisible removes them.
         invisible = true;

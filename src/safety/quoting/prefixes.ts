@@ -130,6 +130,7 @@ for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:#<>|[]/\n') SQUASH_KEEP[c
 
 /** One line terminator of the text; CR LF is one. The view reads each as one `\n`. */
 const LINE_BREAK = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/g;
+const OTHER_BREAK = /[\v\f\r\u0085\u2028\u2029]/;
 
 /**
  * Indexes of the lines (split at LINE_BREAK) that need the full check,
@@ -202,17 +203,31 @@ export function markDangerousLines(text: string, squashed?: string): PrefixMarki
   let total = 0;
   let out = '';
   let copied = 0;
+  // The current line: its index, start and end, and the start of the next one. Each break is found once.
   let line = 0;
   let lineStart = 0;
-  /** The end of the line that starts at `from`, and the start of the next (-1 after the last line). */
-  const lineAt = (from: number): [end: number, next: number] => {
-    LINE_BREAK.lastIndex = from;
+  let lineEnd = 0;
+  let next = 0;
+  // Most text has no line terminator but LF: then indexOf finds each break.
+  const onlyLf = !OTHER_BREAK.test(text);
+  const findEnd = (): void => {
+    if (onlyLf) {
+      const nl = text.indexOf('\n', lineStart);
+      lineEnd = nl === -1 ? text.length : nl;
+      next = nl === -1 ? text.length : nl + 1;
+      return;
+    }
+    LINE_BREAK.lastIndex = lineStart;
     const m = LINE_BREAK.exec(text);
-    return m ? [m.index, m.index + m[0].length] : [text.length, -1];
+    lineEnd = m ? m.index : text.length;
+    next = m ? m.index + m[0].length : text.length;
   };
+  findEnd();
   for (const target of linesToCheck(text, squashed)) {
-    for (; line < target; line++) lineStart = lineAt(lineStart)[1];
-    const [lineEnd] = lineAt(lineStart);
+    for (; line < target; line++) {
+      lineStart = next;
+      findEnd();
+    }
     const content = text.slice(lineStart, lineEnd);
     const kind = classifyLineFully(content);
     if (kind === undefined) continue;

@@ -18,7 +18,9 @@ export type TagName = (typeof TAG_NAMES)[number];
 
 /** The letters of each name, in TAG_NAMES order: a name reads the same whatever stands between its letters. */
 const SPELLINGS = TAG_NAMES.map((name) => name.replace(/_/g, ''));
-const FIRST_LETTERS = new Set(SPELLINGS.map((s) => s.charCodeAt(0)));
+/** The spellings by the code of their first letter, longest first (an array, not a Map: it is read for every `<`). */
+const BY_FIRST: Array<string[] | undefined> = new Array<string[] | undefined>(128);
+for (const s of SPELLINGS) (BY_FIRST[s.charCodeAt(0)] ??= []).push(s);
 
 /*
  * What a tag of ours is, in the view (this is the definition used
@@ -177,6 +179,17 @@ const GAP_RUN = 1;
  * linear however comments and tags nest.
  */
 function skipRun(r: Reader, p: number, kind: number): number {
+  if (r.runEnds === undefined) {
+    // The common case, before any comment: a plain loop up to the first unit that ends the run or may open a comment.
+    const view = r.view;
+    for (;;) {
+      if (p >= r.limit) return r.whole ? p : UNDECIDED;
+      const u = view.charCodeAt(p);
+      if (u === LT || u === SLASH) break;
+      if (kind === HEAD_RUN ? !isHead(u) : classOf(u) !== SEPARATOR) return p;
+      p++;
+    }
+  }
   const points = runPoints;
   points.length = 0;
   let end: number;
@@ -280,8 +293,9 @@ function matchTag(r: Reader, v: number): number {
   if (p === UNDECIDED) return UNDECIDED;
   const first = r.read(p);
   if (first === UNDECIDED) return UNDECIDED;
-  if (!FIRST_LETTERS.has(first)) return NO;
-  for (const spelling of SPELLINGS) {
+  const spellings = first < 128 ? BY_FIRST[first] : undefined;
+  if (spellings === undefined) return NO;
+  for (const spelling of spellings) {
     const e = matchName(r, p, spelling);
     if (e === UNDECIDED) return UNDECIDED;
     if (e === NO) continue;
@@ -299,18 +313,40 @@ function matchTag(r: Reader, v: number): number {
  * was found by then is not the answer: the caller grows the region).
  */
 function scanTags(r: Reader, found: (start: number, end: number) => boolean): boolean {
-  for (let v = r.view.indexOf('<'); v !== -1;) {
+  let v = nextCandidate(r, 0);
+  while (v !== -1) {
     if (v >= r.limit) return r.whole;
     const e = matchTag(r, v);
     if (e === UNDECIDED) return false;
     if (e === NO) {
-      v = r.view.indexOf('<', v + 1);
+      v = nextCandidate(r, v + 1);
       continue;
     }
     if (!found(v, e)) return true;
-    v = r.view.indexOf('<', e);
+    v = nextCandidate(r, e);
   }
   return true;
+}
+
+/**
+ * What may start a tag: `<`, a head without comments, then a first letter
+ * of a name or the start of a comment. Every tag's `<` matches it, so on the
+ * view of a whole text the search skips, in native code, the many `<` of
+ * ordinary text (`p < 0.05`) that cannot start one. The head reads up to the
+ * next `<` at most, so the search stays linear.
+ */
+const CANDIDATE = new RegExp(`<[\\s/\\\\!?]*(?:[${[...new Set(SPELLINGS.map((s) => s[0]))].join('')}]|<!--|/\\*)`, 'g');
+
+/**
+ * The first `<` at or after `from` that may start a tag. On a region's view
+ * every `<`: the search above may read past the region's limit, where the
+ * view is not yet the whole text's.
+ */
+function nextCandidate(r: Reader, from: number): number {
+  if (!r.whole) return r.view.indexOf('<', from);
+  CANDIDATE.lastIndex = from;
+  const m = CANDIDATE.exec(r.view);
+  return m === null ? -1 : m.index;
 }
 
 /**
