@@ -339,14 +339,24 @@ const CANDIDATE = new RegExp(`<[\\s/\\\\!?]*(?:[${[...new Set(SPELLINGS.map((s) 
 
 /**
  * The first `<` at or after `from` that may start a tag. On a region's view
- * every `<`: the search above may read past the region's limit, where the
- * view is not yet the whole text's.
+ * the search above may read past the region's limit, where the view is not
+ * yet the whole text's: there only a `<` whose next unit is neither part of
+ * a head, a first letter, nor the `<` of `<!` is skipped.
  */
 function nextCandidate(r: Reader, from: number): number {
-  if (!r.whole) return r.view.indexOf('<', from);
-  CANDIDATE.lastIndex = from;
-  const m = CANDIDATE.exec(r.view);
-  return m === null ? -1 : m.index;
+  const view = r.view;
+  if (r.whole) {
+    CANDIDATE.lastIndex = from;
+    const m = CANDIDATE.exec(view);
+    return m === null ? -1 : m.index;
+  }
+  for (let v = view.indexOf('<', from); v !== -1; v = view.indexOf('<', v + 1)) {
+    if (v + 2 >= r.limit) return v;
+    const next = view.charCodeAt(v + 1);
+    if (next < 128 && BY_FIRST[next] !== undefined) return v;
+    if (isHead(next) || (next === LT && view.charCodeAt(v + 2) === BANG)) return v;
+  }
+  return -1;
 }
 
 /**
