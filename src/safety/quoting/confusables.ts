@@ -1,134 +1,90 @@
 /**
  * Folding of characters that a reader, human or model, takes for another one.
- * Used only on the normalised view that tag detection reads; the quoted output
- * keeps the original characters.
+ * Used only on the normalised view that tag and prefix detection read; the
+ * quoted output keeps the original characters.
+ *
+ * The letters, digits and marks come from Unicode's confusables data
+ * (confusables-data.ts, generated from UTS #39 confusables.txt by
+ * scripts/generate-confusables.ts). A few additions below cover what that
+ * data does not: brackets a model reads as `<` or `>` though they do not look
+ * the same, and letters that it maps to no ASCII letter (small capitals, which
+ * are prototypes of their own there, and Cyrillic letters with a tail or hook).
  */
+import { CONFUSABLE_ROWS } from './confusables-data.js';
 
-/** Brackets a model may read as `<` or `>` (after NFKD, which already maps the fullwidth and small forms). */
+/** Brackets a model may read as `<` or `>` beyond the data (after NFKD, which already maps the fullwidth and small forms). */
 const OPEN_BRACKETS = '<‹⟨〈〈«《❮❬❰˂ᐸ⧼≮⦉⟪';
 const CLOSE_BRACKETS = '>›⟩〉〉»》❯❭❱˃ᐳ⧽≯⦊⟫';
 
-/**
- * Letters from other scripts that look like Latin capitals (or like the Latin
- * lower-case letter whose capital is given). Cyrillic, Greek, Latin small
- * capitals and IPA, Cherokee, and a few others; a subset of Unicode's
- * confusables.txt restricted to what can spell our tag names and the
- * dangerous prefixes.
- */
-const LETTER_PAIRS: Array<[string, string]> = [
-  // Cyrillic
-  ['АаӐӑӒӓ', 'A'],
-  ['ВвЬ', 'B'],
-  ['СсϹϲ', 'C'],
-  ['ԀԁꓒꓓⅮⅾ', 'D'],
-  ['ЕеЁёЄєӖӗ', 'E'],
-  ['ԌԍꓖɢƓ', 'G'],
-  ['НнҢңҤҥҺһӇӈӉӊ', 'H'],
-  ['ІіЇїӀӏ', 'I'],
-  ['Јј', 'J'],
-  ['КкҚқҜҝҞҟҠҡӃӄ', 'K'],
-  ['Ӆӆ', 'L'],
-  ['МмӍӎ', 'M'],
-  ['ОоӦӧӨөѲѳ', 'O'],
-  ['РрҎҏ', 'P'],
-  ['Ԛԛ', 'Q'],
-  ['ЅѕꓢꜱƧ', 'S'],
-  ['ТтҬҭ', 'T'],
-  ['УуҮүҰұЎў', 'Y'],
-  ['ХхҲҳӼӽӾӿ', 'X'],
-  ['Ԝԝ', 'W'],
-  ['Ԍ', 'G'],
-  ['Ӡӡ', '3'],
-  // Greek
-  ['ΑαΆά', 'A'],
-  ['Ββϐ', 'B'],
-  ['ΕεΈέϵ', 'E'],
-  ['Ζζ', 'Z'],
-  ['ΗΉ', 'H'],
-  ['ΙιΊίϊΐ', 'I'],
-  ['ΚκϏϗ', 'K'],
-  ['Μ', 'M'],
-  ['Ν', 'N'],
-  ['ΟοΌόσ', 'O'],
-  ['Ρρϱ', 'P'],
-  ['Ττ', 'T'],
-  ['ΥυΎύϒ', 'Y'],
-  ['Χχ', 'X'],
-  ['ν', 'V'],
-  ['η', 'N'],
-  ['ϳ', 'J'],
-  // Latin small capitals and IPA letters
+/** Letters the data maps to nothing in ASCII, read as the Latin capital given. */
+const ADDED: Array<[string, string]> = [
+  // Latin small capitals (prototypes of their own in the data)
   ['ᴀ', 'A'],
   ['ʙ', 'B'],
-  ['ᴄ', 'C'],
   ['ᴅ', 'D'],
   ['ᴇ', 'E'],
   ['ɢ', 'G'],
   ['ʜ', 'H'],
-  ['ɪɩ', 'I'],
   ['ᴊ', 'J'],
   ['ᴋ', 'K'],
   ['ʟ', 'L'],
   ['ᴍ', 'M'],
   ['ɴ', 'N'],
-  ['ᴏ', 'O'],
   ['ᴘ', 'P'],
   ['ʀ', 'R'],
   ['ᴛ', 'T'],
-  ['ᴜ', 'U'],
-  ['ᴠ', 'V'],
-  ['ᴡ', 'W'],
-  ['ʏ', 'Y'],
-  ['ᴢ', 'Z'],
-  ['ɡ', 'G'],
-  ['ı', 'I'],
   ['ȷ', 'J'],
-  ['ſ', 'S'],
-  // Cherokee and Lisu capitals
-  ['Ꭺꓮ', 'A'],
-  ['Ᏼꓐ', 'B'],
-  ['Ꮯꓚ', 'C'],
-  ['Ꭰꓓ', 'D'],
-  ['Ꭼꓰ', 'E'],
-  ['Ꮐꓖ', 'G'],
-  ['Ꮋꓧ', 'H'],
-  ['Ꮖꓲ', 'I'],
-  ['Ꭻꓙ', 'J'],
-  ['Ꮶꓗ', 'K'],
-  ['Ꮮꓡ', 'L'],
-  ['Ꮇꓟ', 'M'],
-  ['ꓠ', 'N'],
-  ['ꓳ', 'O'],
-  ['Ꮲꓑ', 'P'],
-  ['Ꭱꓣ', 'R'],
-  ['Ꮪꓢ', 'S'],
-  ['Ꭲꓔ', 'T'],
-  ['ꓴ', 'U'],
-  ['Ꮩꓦ', 'V'],
-  ['Ꮃꓪ', 'W'],
-  ['ꓫ', 'X'],
-  ['ꓬ', 'Y'],
-  ['Ꮓꓜ', 'Z'],
-  // Other separators a model reads as an underscore or a slash
-  ['＿‗', '_'],
-  ['⁄∕⧸／', '/'],
-  ['∖⧵＼', '\\'],
-  ['ǀ∣｜', '|'],
+  // Cyrillic and Greek letters with a tail, hook or descender
+  ['Ԁ', 'D'],
+  ['Єє', 'E'],
+  ['Ɠ', 'G'],
+  ['ҤҥҺ', 'H'],
+  ['ҜҝҠҡӃӄϏϗ', 'K'],
+  ['Ӆӆ', 'L'],
+  ['Ҏҏ', 'P'],
+  ['Ԛ', 'Q'],
+  ['ӼӽӾӿ', 'X'],
+  ['Ꮖ', 'I'],
+  ['‗', '_'],
+];
+
+/**
+ * Where the reading of the data is set aside. The data maps all of these to
+ * `l`, which the generated table reads as `I`: the Latin l-letters with a
+ * stroke, belt or bar read as `L`, and the vertical strokes that stand for a
+ * pipe in chat-template tokens (`<ǀim_startǀ>`) as `|`.
+ */
+const OVERRIDES: Array<[string, string]> = [
+  ['łŁɫɭƚ', 'L'],
+  ['ǀ∣', '|'],
 ];
 
 const FOLD = new Map<number, string>();
-for (const [chars, to] of LETTER_PAIRS) {
-  for (const ch of chars) FOLD.set(ch.codePointAt(0)!, to);
-}
+for (const [chars, to] of ADDED) for (const ch of chars) FOLD.set(ch.codePointAt(0)!, to);
 for (const ch of OPEN_BRACKETS) FOLD.set(ch.codePointAt(0)!, '<');
 for (const ch of CLOSE_BRACKETS) FOLD.set(ch.codePointAt(0)!, '>');
-
-/** Characters in the original text that may start a tag once folded. */
-export const OPEN_BRACKET_CHARS = OPEN_BRACKETS + '\uFF1C\uFE64\u2329\uFE3D\uFE3F';
+for (const [to, chars] of CONFUSABLE_ROWS) for (const ch of chars) FOLD.set(ch.codePointAt(0)!, to);
+for (const [chars, to] of OVERRIDES) for (const ch of chars) FOLD.set(ch.codePointAt(0)!, to);
 
 /**
- * Folds one already-decomposed, mark-free character: a confusable letter or
- * bracket to its Latin/ASCII form, anything else to upper case.
+ * Characters in the original text that may start a tag once folded: every
+ * character the table folds to `<`, and those NFKD maps to `<` or to one of
+ * them (a test checks every code point of Unicode against this list).
+ */
+export const OPEN_BRACKET_CHARS: string =
+  [...FOLD]
+    .filter(([, to]) => to === '<')
+    .map(([cp]) => String.fromCodePoint(cp))
+    .join('') + '\uFF1C\uFE64\u2329\uFE3D\uFE3F';
+
+/** The fold of one code point as the table gives it, before any decomposition; undefined when it has none. */
+export function tableFold(cp: number): string | undefined {
+  return FOLD.get(cp);
+}
+
+/**
+ * Folds one already-decomposed character: a confusable letter, digit or mark
+ * to its ASCII form, anything else to upper case.
  */
 export function foldChar(ch: string): string {
   const folded = FOLD.get(ch.codePointAt(0)!);

@@ -5,6 +5,7 @@
 export {
   neutralize,
   quoteHypothesis,
+  quoteText,
   quoteUntrusted,
   verifyQuoted,
   TAG_PLACEHOLDER,

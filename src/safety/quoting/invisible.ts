@@ -6,10 +6,12 @@
  * controls, variation selectors, the Unicode Tag block U+E0000–E007F, Hangul
  * fillers, soft hyphen, ...), every other format character (General_Category Cf,
  * e.g. U+0600 ARABIC NUMBER SIGN, U+FFF9 interlinear annotation anchors) and the
- * C0/C1 control characters except tab, line feed and carriage return.
+ * C0/C1 control characters except tab and the line terminators (LF, VT, FF,
+ * CR, NEL): those stay, and prefix detection reads each as a line break, so a
+ * role prefix after one is marked rather than glued to the line before it.
  * See https://embracethered.com/blog/posts/2024/hiding-and-finding-text-with-unicode-tags/
  */
-const INVISIBLE_CLASS = String.raw`\p{Default_Ignorable_Code_Point}\p{Cf}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F`;
+const INVISIBLE_CLASS = String.raw`\p{Default_Ignorable_Code_Point}\p{Cf}\u0000-\u0008\u000E-\u001F\u007F-\u0084\u0086-\u009F`;
 
 /** Matches one run of invisible characters. */
 export const INVISIBLE_RUN = new RegExp(`[${INVISIBLE_CLASS}]+`, 'gu');
@@ -23,7 +25,7 @@ const bmpInvisible = new Uint8Array(0x10000);
 /** True when the code point is one the quoting layer removes. */
 export function isInvisibleCodePoint(cp: number): boolean {
   if (cp >= 0x20 && cp < 0x7f) return false;
-  if (cp === 0x09 || cp === 0x0a || cp === 0x0d) return false;
+  if (cp >= 0x09 && cp <= 0x0d) return false;
   if (cp < 0x10000) {
     let known = bmpInvisible[cp]!;
     if (known === 0) bmpInvisible[cp] = known = INVISIBLE_ONE.test(String.fromCodePoint(cp)) ? 2 : 1;

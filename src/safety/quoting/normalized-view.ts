@@ -12,7 +12,7 @@
  * Every unit of the view keeps the half-open range of the original it came
  * from, so a match in the view maps back to exactly the original characters.
  */
-import { foldChar } from './confusables.js';
+import { foldChar, tableFold } from './confusables.js';
 import { isInvisibleCodePoint } from './invisible.js';
 
 export interface NormalizedView {
@@ -65,12 +65,16 @@ const NAMED_REFS: Record<string, number> = {
 
 /**
  * One encoded character: a character reference (any number of `amp;` layers),
- * a percent escape of an ASCII bracket, slash or underscore, or a JS escape.
- * One backslash only: the walk tries each backslash of a run in turn, so
- * `\\u003c` still decodes at its last one, and a long run costs linear time.
+ * a percent escape of an ASCII character (any number of `25` layers), a
+ * JS/JSON/Python escape (`\u003c`, `\u{3c}`, `\U0000003c`, `\x3c`,
+ * `\x{3c}`) or an octal escape as C, Python and old JavaScript write it
+ * (`\074`, `\74`). No escape holds an escape start (`&`, `%`, `\\`) after its
+ * first character, which tags.ts relies on. One backslash only: the walk tries
+ * each backslash of a run in turn, so `\\u003c` still decodes at its last one,
+ * and a long run costs linear time.
  */
 const ESCAPE =
-  /&(?:amp;)*(?:#[xX]([0-9a-fA-F]{1,6});?|#([0-9]{1,7});?|([a-zA-Z]{2,20});?)|%(?:25)*(3[cCeEfF]|2[fF]|5[fF]|7[cC])|\\(?:u\{?0*([0-9a-fA-F]{1,6})\}?|x([0-9a-fA-F]{2}))/y;
+  /&(?:amp;)*(?:#[xX]([0-9a-fA-F]{1,6});?|#([0-9]{1,7});?|([a-zA-Z]{2,20});?)|%(?:25)*([0-7][0-9a-fA-F])|\\(?:[uU]\{?0*([0-9a-fA-F]{1,6})\}?|x\{0*([0-9a-fA-F]{1,6})\}|x([0-9a-fA-F]{2})|([0-3]?[0-7]{1,2}))/y;
 
 /** Named references that HTML decodes even without the `;` (`&ltfoo` reads `<foo`). */
 const LEGACY_REFS = ['AMP', 'LT', 'GT', 'QUOT', 'LAQUO', 'RAQUO', 'NBSP', 'SHY'];
@@ -91,7 +95,8 @@ function decodeEscape(m: RegExpExecArray): [cp: number, length: number] | undefi
     }
     return undefined;
   }
-  for (const g of [m[4], m[5], m[6]]) if (g !== undefined) return [parseInt(g, 16), whole];
+  for (const g of [m[4], m[5], m[6], m[7]]) if (g !== undefined) return [parseInt(g, 16), whole];
+  if (m[8] !== undefined) return [parseInt(m[8], 8), whole];
   return undefined;
 }
 
@@ -100,16 +105,41 @@ function decodeEscape(m: RegExpExecArray): [cp: number, length: number] | undefi
 const bmpCache: Array<string | undefined> = new Array<string | undefined>(0x10000);
 const astralCache = new Map<number, string>();
 
+/** LF, VT, FF, CR, NEL, U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR. */
+export function isLineTerminator(cp: number): boolean {
+  return (cp >= 0x0a && cp <= 0x0d) || cp === 0x85 || cp === 0x2028 || cp === 0x2029;
+}
+
+/**
+ * The confusables table is read before decomposition (U+03F9 `Ϲ` looks like
+ * `C`, though NFKD makes it a sigma) and again on each decomposed character,
+ * before marks are dropped (U+0903, a spacing mark, looks like `:`). The
+ * table holds nothing that NFKD already makes ASCII, so `ſ` still reads `S`.
+ */
 function computeFold(cp: number): string {
-  if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || isInvisibleCodePoint(cp)) return '';
+  if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return '';
+  if (isLineTerminator(cp)) return '\n';
+  if (isInvisibleCodePoint(cp)) return '';
+  const direct = tableFold(cp);
+  if (direct !== undefined) return direct;
   let out = '';
   for (const ch of String.fromCodePoint(cp).normalize('NFKD')) {
-    if (/\p{M}/u.test(ch)) continue;
     const cpi = ch.codePointAt(0)!;
+    const table = tableFold(cpi);
+    if (table !== undefined) {
+      out += table;
+      continue;
+    }
+    if (/\p{M}/u.test(ch)) continue;
     if (isInvisibleCodePoint(cpi)) continue;
     out += foldChar(ch);
   }
   return out;
+}
+
+/** What an escape that decodes to `cp` reads as: a decoded line break is a space, so the view's lines are the text's lines. */
+function foldDecoded(cp: number): string {
+  return isLineTerminator(cp) ? ' ' : foldCodePoint(cp);
 }
 
 /** The view of one code point: '' for invisible characters and marks. */
@@ -151,10 +181,10 @@ const AMP = 0x26;
 const PERCENT = 0x25;
 const BACKSLASH = 0x5c;
 
-/** 1 for an ASCII unit that is plain: printable or tab/newline/CR, and not `&`, `%` or `\\` (escape starts). */
+/** 1 for an ASCII unit that is plain: printable, tab or LF, and not `&`, `%` or `\\` (escape starts). */
 const PLAIN = new Uint8Array(128);
 for (let c = 0x20; c < 0x7f; c++) PLAIN[c] = 1;
-PLAIN[0x09] = PLAIN[0x0a] = PLAIN[0x0d] = 1;
+PLAIN[0x09] = PLAIN[0x0a] = 1;
 PLAIN[AMP] = PLAIN[PERCENT] = PLAIN[BACKSLASH] = 0;
 
 /**
@@ -176,6 +206,24 @@ function oneUnit(c: number): number {
   }
   return u;
 }
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * The view of each ASCII unit: its capital, LF for VT and FF (line
+ * terminators), 0 to drop it (another control), ESCAPE_START for `&`, `%`
+ * and `\\`, CR_START for CR (LF alone, or nothing before an LF).
+ */
+const ESCAPE_START = 0xfffe;
+const CR_START = 0xfffd;
+const ASCII_VIEW = new Uint16Array(128);
+for (let c = 0; c < 128; c++) {
+  if (PLAIN[c] === 1) ASCII_VIEW[c] = c >= 0x61 && c <= 0x7a ? c - 32 : c;
+}
+ASCII_VIEW[AMP] = ASCII_VIEW[PERCENT] = ASCII_VIEW[BACKSLASH] = ESCAPE_START;
+ASCII_VIEW[0x0b] = ASCII_VIEW[0x0c] = LF;
+ASCII_VIEW[CR] = CR_START;
 
 /** Growable output of buildView: the view's UTF-16 units and their original spans. */
 class ViewBuffer {
@@ -232,15 +280,34 @@ function fold(text: string): ViewBuffer {
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
-    if (c === AMP || c === PERCENT || c === BACKSLASH) {
-      const decoded = decodeEscapeAt(text, i);
-      if (decoded !== undefined) {
-        const [cp, length] = decoded;
-        // A decoded line break reads as a space, so the view's lines are the text's lines.
-        b.pushString(cp === 0x0a || cp === 0x0d ? ' ' : foldCodePoint(cp), i, i + length);
-        i += length;
+    if (c < 128) {
+      let u = ASCII_VIEW[c]!;
+      let width = 1;
+      if (u === ESCAPE_START) {
+        const decoded = decodeEscapeAt(text, i);
+        if (decoded !== undefined) {
+          const [cp, length] = decoded;
+          b.pushString(foldDecoded(cp), i, i + length);
+          i += length;
+          continue;
+        }
+        u = c;
+      } else if (u === CR_START) {
+        // CR LF is one line break: one LF in the view, spanning both.
+        u = LF;
+        if (i + 1 < n && text.charCodeAt(i + 1) === LF) width = 2;
+      } else if (u === 0) {
+        // Controls other than the line terminators and tab drop out of the view.
+        i++;
         continue;
       }
+      if (b.k >= b.units.length) b.grow(1);
+      b.units[b.k] = u;
+      b.start[b.k] = i;
+      b.end[b.k] = i + width;
+      b.k++;
+      i += width;
+      continue;
     }
     let width = 1;
     let u: number;
@@ -254,13 +321,7 @@ function fold(text: string): ViewBuffer {
       }
       u = MULTI;
     } else {
-      u = c < 128 ? (PLAIN[c] === 1 || c === AMP || c === PERCENT || c === BACKSLASH ? c : 0) : oneUnit(c);
-      if (c >= 0x61 && c <= 0x7a) u = c - 32;
-      // Controls other than tab, LF and CR drop out of the view.
-      if (c < 128 && u === 0) {
-        i++;
-        continue;
-      }
+      u = oneUnit(c);
     }
     if (u === MULTI) {
       b.pushString(foldCodePoint(c), i, i + width);
@@ -285,14 +346,6 @@ export interface TextScan {
   /** True when the text holds a character that removeInvisible removes. */
   invisible: boolean;
 }
-
-/** The view of each ASCII unit: its capital, 0 to drop it (a control), ESCAPE_START for `&`, `%` and `\\`. */
-const ESCAPE_START = 0xfffe;
-const ASCII_VIEW = new Uint16Array(128);
-for (let c = 0; c < 128; c++) {
-  if (PLAIN[c] === 1) ASCII_VIEW[c] = c >= 0x61 && c <= 0x7a ? c - 32 : c;
-}
-ASCII_VIEW[AMP] = ASCII_VIEW[PERCENT] = ASCII_VIEW[BACKSLASH] = ESCAPE_START;
 
 // Reused between calls: foldText runs once per checked line, and allocating per call was a large share of its cost.
 let viewUnits = new Uint16Array(4096);
@@ -332,12 +385,23 @@ export function scanText(text: string, keep?: Uint8Array): TextScan {
     let folded: string;
     let width = 1;
     if (c < 128) {
-      const u = ASCII_VIEW[c]!;
+      let u = ASCII_VIEW[c]!;
+      if (u !== 0 && u < 128) {
+        // The common case: a plain ASCII unit.
+        units[k++] = u;
+        if (keep !== undefined && keep[u] === 1) kept[s++] = u;
+        i++;
+        continue;
+      }
       if (u === 0) {
-        // Controls other than tab, LF and CR drop out of the view, and removeInvisible removes them.
+        // Controls other than the line terminators and tab drop out of the view, and removeInvisible removes them.
         invisible = true;
         i++;
         continue;
+      }
+      if (u === CR_START) {
+        u = LF;
+        if (i + 1 < n && text.charCodeAt(i + 1) === LF) i++;
       }
       if (u !== ESCAPE_START) {
         units[k++] = u;
@@ -352,8 +416,7 @@ export function scanText(text: string, keep?: Uint8Array): TextScan {
         i++;
         continue;
       }
-      // A decoded line break reads as a space, so the view's lines are the text's lines.
-      folded = decoded[0] === 0x0a || decoded[0] === 0x0d ? ' ' : foldCodePoint(decoded[0]);
+      folded = foldDecoded(decoded[0]);
       width = decoded[1];
     } else {
       const cp = c >= 0xd800 && c <= 0xdbff && i + 1 < n ? text.codePointAt(i)! : c;

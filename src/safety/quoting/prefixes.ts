@@ -5,9 +5,14 @@
  * line is wrapped in brackets, so the model reads it as quoted data.
  *
  * Detection reads the same normalised view as tag detection (confusables,
- * invisible characters and escapes folded), then a "key" of the line in which
- * spacing and punctuation no longer matter: "S Y S T E M :", "S.Y.S.T.E.M:" and
- * "Sуstem:" (Cyrillic у) all read as `SYSTEM:`.
+ * colon lookalikes, invisible characters and escapes folded), then a "key" of
+ * the line in which spacing and punctuation no longer matter: "S Y S T E M :",
+ * "S.Y.S.T.E.M:", "S/Y/S/T/E/M:", "Sуstem:" (Cyrillic у) and "SYSTEM꞉"
+ * (U+A789) all read as `SYSTEM:`.
+ *
+ * A line ends at any line terminator: LF, CR LF, CR, VT, FF, NEL, U+2028 and
+ * U+2029. A model may start a new turn after any of them, so each starts a
+ * line that is checked on its own.
  */
 import { foldText, scanText } from './normalized-view.js';
 
@@ -27,10 +32,26 @@ const OBJECT = String.raw`(?:INSTRUCTIONS?|DIRECTIONS?|DIRECTIVES?|RULES|PROMPTS
 
 const OVERRIDE_VERB = String.raw`(?:IGNORE|DISREGARD|FORGET|OVERRIDE|BYPASS|OVERLOOK|DISCARD|SETASIDE)`;
 
+/** The marks the squashed key keeps that may stand around and between the letters of a role label. */
+const ROLE_MARKS = String.raw`[#<>\[\]|/]*`;
+
+/**
+ * A role label with any of ROLE_MARKS between its letters, so `[SYSTEM]:`,
+ * `S/Y/S/T/E/M:` and `<SYS|TEM>:` read as `SYSTEM:`. Every literal letter of
+ * ROLE is followed by the marks (an optional letter `S?` becomes
+ * `(?:S marks)?`); the letters are the only characters of ROLE besides
+ * groups, alternation and `?`.
+ */
+const ROLE_SPELLED = ROLE.replace(/([A-Z])(\?)?/g, (_, letter: string, optional?: string) =>
+  optional ? `(?:${letter}${ROLE_MARKS})?` : `${letter}${ROLE_MARKS}`,
+);
+/** A role label and its colon, from the start of a squashed line. */
+const ROLE_PREFIX = `${ROLE_MARKS}${ROLE_SPELLED}:`;
+
 /** Patterns on the squashed key (upper case, only letters, digits and a few marks). */
 const SQUASHED: Array<[PrefixKind, RegExp]> = [
   // A role label at the start of the line; the label must be followed by the colon.
-  ['role_prefix', new RegExp(String.raw`^[#>\[\]|/]*${ROLE}\]?:`)],
+  ['role_prefix', new RegExp(`^${ROLE_PREFIX}`)],
   // "ignore previous ...", "disregard all prior instructions", "forget about those rules",
   // "ignore everything you have been told", "regardless of previous tasks", and the same
   // in German, Spanish, French, Italian and Portuguese.
@@ -96,7 +117,7 @@ const ANYWHERE_RE = new RegExp(
     .join('|'),
   'g',
 );
-const ROLE_AT_START = new RegExp(String.raw`[#>\[\]|/]*${ROLE}\]?:`, 'y');
+const ROLE_AT_START = new RegExp(ROLE_PREFIX, 'y');
 const HEADER_AT_START = /[>]*#/y;
 
 /**
@@ -107,12 +128,17 @@ const HEADER_AT_START = /[>]*#/y;
 export const SQUASH_KEEP = new Uint8Array(128);
 for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:#<>|[]/\n') SQUASH_KEEP[ch.charCodeAt(0)] = 1;
 
+/** One line terminator of the text; CR LF is one. The view reads each as one `\n`. */
+const LINE_BREAK = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/g;
+const OTHER_BREAK = /[\v\f\r\u0085\u2028\u2029]/;
+
 /**
- * Indexes of the lines (split on `\n`) that need the full check, ascending.
- * `squashed` is `scanText(text, SQUASH_KEEP).kept`, when the caller has it.
+ * Indexes of the lines (split at LINE_BREAK) that need the full check,
+ * ascending. `squashed` is `scanText(text, SQUASH_KEEP).kept`, when the
+ * caller has it.
  */
 function linesToCheck(text: string, squashed = scanText(text, SQUASH_KEEP).kept): number[] {
-  // The view keeps the text's line breaks and makes none, so lines correspond.
+  // The view reads each line terminator as one `\n` and makes none of its own, so lines correspond.
   const hits = new Set<number>();
   // Line starts: a role label with its colon, or a header.
   for (let i = 0, line = 0; i <= squashed.length; line++) {
@@ -177,12 +203,31 @@ export function markDangerousLines(text: string, squashed?: string): PrefixMarki
   let total = 0;
   let out = '';
   let copied = 0;
+  // The current line: its index, start and end, and the start of the next one. Each break is found once.
   let line = 0;
   let lineStart = 0;
+  let lineEnd = 0;
+  let next = 0;
+  // Most text has no line terminator but LF: then indexOf finds each break.
+  const onlyLf = !OTHER_BREAK.test(text);
+  const findEnd = (): void => {
+    if (onlyLf) {
+      const nl = text.indexOf('\n', lineStart);
+      lineEnd = nl === -1 ? text.length : nl;
+      next = nl === -1 ? text.length : nl + 1;
+      return;
+    }
+    LINE_BREAK.lastIndex = lineStart;
+    const m = LINE_BREAK.exec(text);
+    lineEnd = m ? m.index : text.length;
+    next = m ? m.index + m[0].length : text.length;
+  };
+  findEnd();
   for (const target of linesToCheck(text, squashed)) {
-    for (; line < target; line++) lineStart = text.indexOf('\n', lineStart) + 1;
-    const nl = text.indexOf('\n', lineStart);
-    const lineEnd = nl === -1 ? text.length : nl;
+    for (; line < target; line++) {
+      lineStart = next;
+      findEnd();
+    }
     const content = text.slice(lineStart, lineEnd);
     const kind = classifyLineFully(content);
     if (kind === undefined) continue;
@@ -194,7 +239,7 @@ export function markDangerousLines(text: string, squashed?: string): PrefixMarki
   return { text: total === 0 ? text : out + text.slice(copied), marked, total };
 }
 
-/** `  SYSTEM: x\r` becomes `  [SYSTEM: x]\r`: indentation and line ending stay outside. */
+/** `  SYSTEM: x ` becomes `  [SYSTEM: x] `: indentation and trailing space stay outside. */
 function bracketLine(line: string): string {
   // Index arithmetic, not a regex: /^(\s*)(.*?)(\s*)$/ is quadratic on long runs of spaces.
   const start = line.length - line.trimStart().length;

@@ -169,7 +169,14 @@ export interface Quoted {
   toString(): string;
 }
 
-export type QuoteTag = 'UNTRUSTED_SOURCE' | 'HYPOTHESIS_TEXT';
+export type QuoteTag = 'UNTRUSTED_SOURCE' | 'HYPOTHESIS_TEXT' | 'TEXT';
+
+/** The attribute that names a block: the source or hypothesis id, or the classifier's label of the text. */
+const NAME_ATTRIBUTE: Record<QuoteTag, 'id' | 'label'> = {
+  UNTRUSTED_SOURCE: 'id',
+  HYPOTHESIS_TEXT: 'id',
+  TEXT: 'label',
+};
 
 function quoteAs(tag: QuoteTag, input: string, options: QuoteOptions): Quoted {
   if (options === null || typeof options !== 'object') {
@@ -194,7 +201,7 @@ function quoteAs(tag: QuoteTag, input: string, options: QuoteOptions): Quoted {
     }
   }
   const hash = boundaryHash(key, tag, id, content);
-  const attrs = `id="${id}" hash="${hash}"`;
+  const attrs = `${NAME_ATTRIBUTE[tag]}="${id}" hash="${hash}"`;
   const text = `<${tag} ${attrs}>\n${content}\n</${tag}_END ${attrs}>`;
   return {
     text,
@@ -222,16 +229,25 @@ export function quoteHypothesis(text: string, id: string, options: Omit<QuoteOpt
 }
 
 /**
- * Checks a block made by this process (or under `key`): the tags, the id and
- * the hash all agree with the content. For callers that hold a block and want
- * to know it was not altered or forged.
+ * Wraps a text for the safety classifier: `<TEXT label="LABEL" hash="H">`
+ * newline, content, newline, `</TEXT_END label="LABEL" hash="H">`. The same
+ * keyed boundary as the other blocks, so the text can no more close this one.
+ */
+export function quoteText(text: string, label: string, options: Omit<QuoteOptions, 'id'> = {}): Quoted {
+  return quoteAs('TEXT', text, { ...options, id: label });
+}
+
+/**
+ * Checks a block made by this process (or under `key`): the tags, the id (or
+ * label) and the hash all agree with the content. For callers that hold a
+ * block and want to know it was not altered or forged.
  */
 export function verifyQuoted(block: string, options: { key?: Uint8Array | string } = {}): boolean {
   const m =
-    /^<(UNTRUSTED_SOURCE|HYPOTHESIS_TEXT) id="([^"]*)" hash="([0-9a-f]+)">\n([\s\S]*)\n<\/\1_END id="\2" hash="\3">$/.exec(
+    /^<(UNTRUSTED_SOURCE|HYPOTHESIS_TEXT|TEXT) (id|label)="([^"]*)" hash="([0-9a-f]+)">\n([\s\S]*)\n<\/\1_END \2="\3" hash="\4">$/.exec(
       block,
     );
-  if (!m) return false;
+  if (!m || NAME_ATTRIBUTE[m[1] as QuoteTag] !== m[2]) return false;
   const key = options.key === undefined ? processKey() : parseKey(options.key);
-  return boundaryHash(key, m[1]!, m[2]!, m[4]!) === m[3] && findTags(m[4]!).length === 0;
+  return boundaryHash(key, m[1]!, m[3]!, m[5]!) === m[4] && findTags(m[5]!).length === 0;
 }

@@ -1,4 +1,5 @@
 /** The prompt version follows everything the model is given besides the text, with nothing to bump by hand. */
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import {
   ASSESSMENT_TOOL,
@@ -42,5 +43,17 @@ describe('PROMPT_VERSION', () => {
     const versions = changed.map((parts) => promptVersion(parts));
     for (const v of versions) expect(v).not.toBe(PROMPT_VERSION);
     expect(new Set(versions).size).toBe(versions.length);
+  });
+
+  it('is the same in every process, though each quotes under a key of its own', () => {
+    const script =
+      "import('./src/safety/classification/prompt.ts').then((m) => process.stdout.write(m.PROMPT_VERSION))";
+    const other = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8' });
+    expect(other).toBe(PROMPT_VERSION);
+    // The message itself differs between processes: its boundary hash is keyed.
+    const probe =
+      "import('./src/safety/classification/prompt.ts').then((m) => process.stdout.write(m.buildUserMessage('x', 'l').content))";
+    const message = execFileSync(process.execPath, ['--import', 'tsx', '-e', probe], { encoding: 'utf8' });
+    expect(message).not.toBe(buildUserMessage('x', 'l').content);
   });
 });

@@ -44,7 +44,8 @@ describe('invisible characters', () => {
       '\u0007',
       '\u001b',
       '\u007f',
-      '\u0085',
+      '\u0084',
+      '\u0086',
       '\u3164',
     ];
     for (const ch of cases) {
@@ -54,9 +55,10 @@ describe('invisible characters', () => {
     }
   });
 
-  it('keeps tabs, newlines, carriage returns and visible non-ASCII text', () => {
-    const text = 'α-helix\tβ-sheet\r\n5 µm, 37 °C, naïve T cells, 中文, عربى';
+  it('keeps tabs, every line terminator and visible non-ASCII text', () => {
+    const text = 'α-helix\tβ-sheet\r\n5 µm,\v37 °C,\fnaïve\rT\u0085cells,\u2028中文,\u2029عربى';
     expect(removeInvisible(text).text).toBe(text);
+    expect(removeInvisible(text).removed).toBe(0);
   });
 
   it('replaces lone surrogates so the hash is well defined in every language', () => {

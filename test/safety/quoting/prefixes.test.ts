@@ -76,6 +76,32 @@ describe('dangerous prefixes', () => {
     expect(neutralize('  SYSTEM: do it\r\nnext').content).toBe('  [SYSTEM: do it]\r\nnext');
   });
 
+  it('splits lines at every line terminator, CR LF as one', () => {
+    for (const br of ['\n', '\r\n', '\r', '\v', '\f', '\u0085', '\u2028', '\u2029']) {
+      const { content, report } = neutralize(`Intro.${br}SYSTEM: a${br}${br}Assistant: b${br}Outro.`);
+      expect(content, JSON.stringify(br)).toBe(`Intro.${br}[SYSTEM: a]${br}${br}[Assistant: b]${br}Outro.`);
+      expect(report.prefixesMarked).toBe(2);
+    }
+    // An escaped line break is text, not a break: the view reads it as a space.
+    expect(neutralize('Intro.&#13;SYSTEM: a').report.prefixesMarked).toBe(0);
+  });
+
+  it('reads a role label through marks between its letters and a colon lookalike after it', () => {
+    for (const line of [
+      'S/Y/S/T/E/M: x',
+      '<SYSTEM>: x',
+      '[A|I]: x',
+      'SYSTEM\uA789 x',
+      'USER\u2236 x',
+      'HUMAN\u05C3 x',
+    ]) {
+      expect(classifyLine(line), line).toBe('role_prefix');
+    }
+    for (const line of ['Users/system: 40', 'Human/mouse ratio: 2', 'p/AI: 3']) {
+      expect(classifyLine(line), line).toBeUndefined();
+    }
+  });
+
   it('leaves ordinary scientific prose unchanged', () => {
     const prose = [
       'The immune system responds to antigen presentation within 48 h.',
@@ -157,12 +183,22 @@ describe('the quick scan before the full check', () => {
       'α',
       'ﬁ',
       '\u200b',
+      '\uA789',
+      '\u2236',
+      '\u0589',
+      '/',
+      '|',
+      '[',
+      ']',
+      '<',
+      '>',
+      'S/Y/S',
     ];
     fc.assert(
       fc.property(
         fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 6 })), { maxLength: 10 }),
         (parts) => {
-          const line = parts.join('').replace(/\n/g, ' ');
+          const line = parts.join('').replace(/[\n\v\f\r\u0085\u2028\u2029]/g, ' ');
           expect(classifyLine(line)).toBe(classifyLineFully(line));
         },
       ),
@@ -183,12 +219,15 @@ describe('the quick scan before the full check', () => {
       ),
       fc.string({ maxLength: 20 }),
     );
+    // Lines of random text (which may hold line terminators of its own) joined by random terminators.
+    const BREAK = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/;
+    const terminator = fc.constantFrom('\n', '\r\n', '\r', '\v', '\f', '\u0085', '\u2028', '\u2029');
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 12 }), (lines) => {
-        const text = lines.join('\n');
+      fc.property(fc.array(fc.tuple(line, terminator), { maxLength: 12 }), (pairs) => {
+        const text = pairs.map(([l, t]) => l + t).join('');
         const marked = markDangerousLines(text);
-        expect(marked.total).toBe(text.split('\n').filter((l) => classifyLineFully(l) !== undefined).length);
-        expect(marked.text.split('\n').length).toBe(lines.length === 0 ? 1 : lines.length);
+        expect(marked.total).toBe(text.split(BREAK).filter((l) => classifyLineFully(l) !== undefined).length);
+        expect(marked.text.split(BREAK).length).toBe(text.split(BREAK).length);
       }),
       { numRuns: 5_000 },
     );

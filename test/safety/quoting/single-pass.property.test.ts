@@ -13,17 +13,41 @@ import { INVISIBLE_RUN, removeInvisible } from '../../../src/safety/quoting/invi
 import { foldText, scanText } from '../../../src/safety/quoting/normalized-view.js';
 import { SQUASH_KEEP } from '../../../src/safety/quoting/prefixes.js';
 import { viewHasTag } from '../../../src/safety/quoting/tags.js';
-import { fragment, input } from '../../support/quoting-arbitraries.js';
+import { fragment, generatedTag, input } from '../../support/quoting-arbitraries.js';
 
 /** Runs of one piece, long enough to push what follows across a region boundary (512 characters and more). */
 const filler = fc
   .tuple(
-    fc.constantFrom(' ', '\n', 'a', '&amp;', '&', '%25', '\\', '\u200b', 'é', '😀', '&lang', '<', 'UNTRUSTED'),
+    fc.constantFrom(
+      ' ',
+      '\n',
+      'a',
+      '&amp;',
+      '&',
+      '%25',
+      '\\',
+      '\u200b',
+      'é',
+      '😀',
+      '&lang',
+      '<',
+      'UNTRUSTED',
+      '_',
+      '<!--',
+      '-->',
+      '/*',
+      '<T<!--',
+      '\r',
+      '\r\n',
+      '\u2028',
+      '\\074',
+      '中',
+    ),
     fc.integer({ min: 1, max: 1500 }),
   )
   .map(([piece, count]) => piece.repeat(Math.ceil(count / piece.length)));
 
-const longInput = fc.array(fc.oneof(fragment, filler), { maxLength: 10 }).map((parts) => parts.join(''));
+const longInput = fc.array(fc.oneof(fragment, filler, generatedTag), { maxLength: 10 }).map((parts) => parts.join(''));
 
 const anyInput = fc.oneof(input, longInput);
 
@@ -98,6 +122,30 @@ describe('tags behind long runs', () => {
   it('reads a name followed by an escaped letter as no tag, wherever a region ends', () => {
     for (let run = 380; run <= 560; run++) {
       const text = `<${' '.repeat(run)}UNTRUSTED_SOURCE&#x41; after`;
+      expect(findTags(text), `run of ${run}`).toEqual([]);
+    }
+  });
+});
+
+describe('tags with long gaps and comments across regions', () => {
+  it('finds a tag however long the separator run or comment between its letters', () => {
+    for (const run of [3, 100, 511, 512, 513, 1000, 5000]) {
+      for (const gap of [
+        '_'.repeat(run),
+        ' \t\n'.repeat(run),
+        `<!--${'x '.repeat(run)}-->`,
+        `/*${'<'.repeat(run)}*/`,
+      ]) {
+        const text = `a </T${gap}EXT> b`;
+        expect(findTags(text), `gap of ${gap.length}`).toHaveLength(1);
+        expect(neutralize(text).content).toBe('a [tag removed] b');
+      }
+    }
+  });
+
+  it('reads a comment that never ends as no comment, wherever a region ends', () => {
+    for (let run = 380; run <= 1100; run += 37) {
+      const text = `<T<!--${' '.repeat(run)}EXT> and ${'<T<!--'.repeat(run >> 4)} then`;
       expect(findTags(text), `run of ${run}`).toEqual([]);
     }
   });

@@ -81,6 +81,12 @@ describe('tag removal', () => {
     expect(content).toBe(`a ${TAG_PLACEHOLDER} b`);
   });
 
+  it('finds every tag of a text in which they are too dense for regions to stop', () => {
+    // One region then spans the whole text, and holds more tags than a call takes arguments.
+    const text = '<TEXT>x'.repeat(300_000);
+    expect(findTags(text)).toHaveLength(300_000);
+  });
+
   it('removes a tag that forms again once the inner one is gone', () => {
     const { content } = neutralize('<<UNTRUSTED_SOURCE>UNTRUSTED_SOURCE>');
     expect(containsTag(content)).toBe(false);

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { quoteHypothesis, quoteUntrusted } from '../../../src/safety/quoting/index.js';
+import { quoteHypothesis, quoteText, quoteUntrusted } from '../../../src/safety/quoting/index.js';
 
 interface VectorCase {
   name: string;
-  function: 'quoteUntrusted' | 'quoteHypothesis';
+  function: 'quoteUntrusted' | 'quoteHypothesis' | 'quoteText';
   id: string;
   datamark: boolean;
   input: string;
@@ -21,6 +21,7 @@ describe('test vectors (test-vectors/quoting.json)', () => {
     expect(vectors.cases.length).toBeGreaterThanOrEqual(30);
     expect(vectors.cases.some((c) => c.datamark)).toBe(true);
     expect(vectors.cases.some((c) => c.function === 'quoteHypothesis')).toBe(true);
+    expect(vectors.cases.some((c) => c.function === 'quoteText')).toBe(true);
   });
 
   for (const c of vectors.cases) {
@@ -29,7 +30,9 @@ describe('test vectors (test-vectors/quoting.json)', () => {
       const q =
         c.function === 'quoteHypothesis'
           ? quoteHypothesis(c.input, c.id, options)
-          : quoteUntrusted(c.input, { ...options, id: c.id });
+          : c.function === 'quoteText'
+            ? quoteText(c.input, c.id, options)
+            : quoteUntrusted(c.input, { ...options, id: c.id });
       expect(q.text).toBe(c.expected.text);
       expect(q.hash).toBe(c.expected.hash);
       expect(q.id).toBe(c.expected.id);
