@@ -4,7 +4,7 @@
  * Served beside /metrics only when a token is configured. See docs/review.md.
  *
  *   GET  /review/                        the page (a static shell: no data, no token needed)
- *   GET  /review/api/items[?limit=N]     the held queue, oldest first
+ *   GET  /review/api/items[?...]         a page of the held queue: filters, order, cursor, limit
  *   GET  /review/api/items/:id           one hypothesis: text, verdict, state, evidence, history
  *   POST /review/api/items/:id/release   body {by, note, revision?}
  *   POST /review/api/items/:id/confirm   body {by, note, revision?}
@@ -25,6 +25,7 @@ import type { DecisionKind } from '../safety/review/decision.js';
 import { createBearerCheck, type BearerResult } from './bearer.js';
 import { BodyError, discardBody, readJsonBody } from './json-body.js';
 import { renderReviewPage, reviewPageHeaders } from './review-page.js';
+import { parseQueueQuery } from './review-query.js';
 
 /** The review API and page, served when a bearer token is configured. */
 export interface ReviewEndpoint {
@@ -38,7 +39,6 @@ export interface ReviewEndpoint {
 
 /** A decision body is a few hundred bytes; a 2000-character note takes at most 12 kB even with every character escaped as `\uXXXX`. */
 export const MAX_BODY_BYTES = 16 * 1024;
-export const MAX_LIST_LIMIT = 1000;
 
 /** Stable codes of the API's error bodies: the service's, plus those of the HTTP layer. */
 export type ReviewApiErrorCode =
@@ -86,8 +86,6 @@ const DecideBodySchema = z.strictObject({
   note: z.string(),
   revision: z.number().int().nonnegative().optional(),
 });
-
-const LimitSchema = z.coerce.number().int().min(1).max(MAX_LIST_LIMIT);
 
 class HttpProblem extends Error {
   override name = 'HttpProblem';
@@ -188,14 +186,13 @@ export function createReviewHandler(endpoint: ReviewEndpoint): (req: IncomingMes
     if (segments[0] !== 'items') throw noRoute();
     if (segments.length === 1) {
       if (!isRead(req)) throw notAllowed('GET', 'HEAD');
-      const limitParam = new URLSearchParams(query).get('limit');
-      let limit: number | undefined;
-      if (limitParam !== null) {
-        const parsed = LimitSchema.safeParse(limitParam);
-        if (!parsed.success) throw invalid(`limit: a whole number from 1 to ${MAX_LIST_LIMIT}`);
-        limit = parsed.data;
+      let parsed: ReturnType<typeof parseQueueQuery>;
+      try {
+        parsed = parseQueueQuery(query);
+      } catch (err) {
+        throw invalid((err as Error).message);
       }
-      return [200, { items: await service.list(limit) }];
+      return [200, await service.queue(parsed)];
     }
     const [, segment = '', action] = segments;
     if (segment === '' || segments.length > 3) throw noRoute();
