@@ -108,11 +108,10 @@ export interface ReviewDecideResult {
 
 /**
  * A change to the queue, as `GET /review/api/feed` streams it: a revision
- * held (`held`), decided by a person (`decided`), or replaced by a revision
- * that is not held (`cleared`).
+ * held (`held`), or decided by a person (`decided`).
  */
 export interface ReviewFeedChange {
-  kind: 'held' | 'decided' | 'cleared';
+  kind: 'held' | 'decided';
   hypothesisId: string;
   revision: number;
   state: ReviewState;

@@ -206,4 +206,53 @@ describe('the queue', () => {
       reason: 'url_not_seen',
     });
   });
+
+  it('streams the changes to the queue to a page that listens, as they happen', async () => {
+    expect((await call(base, 'GET', '/review/api/feed', { token: null })).status).toBe(401);
+    expect((await call(base, 'POST', '/review/api/feed', { body: {} })).status).toBe(405);
+
+    const abort = new AbortController();
+    const res = await fetch(`${base}/review/api/feed`, {
+      headers: { authorization: `Bearer ${REVIEW_TOKEN}` },
+      signal: abort.signal,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let received = '';
+    const frames = () =>
+      received
+        .split('\n\n')
+        .filter((f) => f.includes('event: change'))
+        .map((f) => JSON.parse(/^data: (.*)$/m.exec(f)![1]!) as Record<string, unknown>);
+    const readUntil = async (count: number) => {
+      while (frames().length < count) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the feed ended after ${received}`);
+        received += value;
+      }
+      return frames();
+    };
+    // The first frame says the feed is open; what comes after is live.
+    while (!received.includes('event: ready')) received += (await reader.read()).value ?? '';
+
+    await classify(h, 'feed-1', 'Held live @@weapons@0.9@@');
+    expect((await decide('feed-1', 'release')).status).toBe(200);
+    const changes = await readUntil(2);
+    expect(changes).toEqual([
+      { kind: 'held', hypothesisId: 'feed-1', revision: 1, state: 'blocked' },
+      expect.objectContaining({
+        kind: 'decided',
+        hypothesisId: 'feed-1',
+        revision: 1,
+        state: 'released',
+        by: 'Other Reviewer',
+      }),
+    ]);
+    // Nothing but held and decided changes: the hypothesis_assessed events are not sent.
+    expect(received.match(/event: change/g)).toHaveLength(2);
+    expect(received).toMatch(/^id: \d+-\d+$/m);
+    abort.abort();
+  });
 });
