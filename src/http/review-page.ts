@@ -104,7 +104,9 @@ kbd { font-family: ui-monospace, monospace; font-size: .8rem; border: 1px solid 
 .filters select, .filters button { padding: .15rem .3rem; }
 .filters > div { display: flex; flex-direction: column; min-width: 0; }
 .filters label { font-size: .75rem; color: var(--muted); }
-.summary-line { display: flex; flex-wrap: wrap; align-items: baseline; gap: .2rem .75rem; margin-top: .35rem; }
+.summary-line { display: flex; flex-wrap: wrap; align-items: center; gap: .2rem .6rem; margin-top: .4rem; font-size: .8rem; }
+.summary-line .spacer { flex: 1; }
+.summary-line select, .summary-line button { padding: .1rem .3rem; }
 .summary-line h2 { font-size: .95rem; }
 #queue-summary { font-size: .8rem; color: var(--muted); }
 .new-held { margin: .35rem 0 0; }
@@ -247,10 +249,11 @@ export function renderReviewPage(nonce: string): string {
 <div><label for="f-category">Category</label><select id="f-category"><option value="">All</option></select></div>
 <div><label for="f-degraded">Classification</label><select id="f-degraded"><option value="">All</option><option value="false">Clean</option><option value="true">Degraded</option></select></div>
 <div><label for="f-age">Held</label><select id="f-age"><option value="">Any time</option><option value="under_1h">Under 1 h ago</option><option value="over_1h">Over 1 h ago</option><option value="over_1d">Over 1 day ago</option><option value="over_7d">Over 7 days ago</option></select></div>
-<div><label for="f-order">Order</label><select id="f-order"><option value="oldest">Oldest first</option><option value="newest">Newest first</option></select></div>
-<div><button type="button" id="refresh">Refresh</button></div>
 </form>
-<div class="summary-line"><h2 id="queue-h" tabindex="-1">Queue</h2><span id="queue-summary"></span></div>
+<div class="summary-line"><h2 id="queue-h" tabindex="-1">Queue</h2><span id="queue-summary"></span>
+<span class="spacer"></span>
+<label for="f-order" class="visually-hidden">Order</label><select id="f-order" form="filters"><option value="oldest">Oldest first</option><option value="newest">Newest first</option></select>
+<button type="button" id="refresh">Refresh</button></div>
 <p id="new-held" class="new-held" hidden><button type="button" id="show-new"></button></p>
 </div>
 <table id="queue" class="queue" aria-labelledby="queue-h">
