@@ -70,6 +70,8 @@ export interface QueueQuery {
 
 /** Queue entries read per request at most: filters, counts and pages cover these (ReviewQueuePage.truncated). */
 export const MAX_SCANNED = 10_000;
+/** Queue entries whose verdicts are read in one go (see `queue`). */
+const READ_BATCH = 500;
 /** Earlier revisions an item shows at most. */
 export const MAX_EARLIER_REVISIONS = 50;
 /** Characters of the text and of the rationale in a queue entry's previews. */
@@ -140,11 +142,17 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
       deps.decisions.heldEntries(MAX_SCANNED, order),
       deps.decisions.heldCount(),
     ]);
-    // Every entry's verdict at once: the connection pipelines the reads
-    // instead of one round trip after another.
-    const verdicts = await Promise.all(
-      held.map(({ hypothesisId }) => deps.verdicts.getLatest('hypothesis', hypothesisId)),
-    );
+    // The verdicts in batches, each batch's reads at once (the connection
+    // pipelines them). Not all at once: each read would wait behind every
+    // read sent before it, and on a long queue the last would pass the review
+    // connection's bound on a command (REVIEW_COMMAND_TIMEOUT_MS).
+    const verdicts: Array<StoredVerdict | undefined> = [];
+    for (let i = 0; i < held.length; i += READ_BATCH) {
+      const batch = held.slice(i, i + READ_BATCH);
+      verdicts.push(
+        ...(await Promise.all(batch.map(({ hypothesisId }) => deps.verdicts.getLatest('hypothesis', hypothesisId)))),
+      );
+    }
     const entries: Array<QueueEntry & { stored: StoredVerdict }> = [];
     held.forEach(({ hypothesisId, heldAt }, i) => {
       const stored = verdicts[i];
