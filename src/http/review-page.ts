@@ -99,7 +99,9 @@ kbd { font-family: ui-monospace, monospace; font-size: .8rem; border: 1px solid 
 .workbench { display: grid; grid-template-columns: minmax(0, 1.3fr) minmax(0, 1fr); height: calc(100vh - 5.3rem); }
 .pane { overflow: auto; min-height: 0; }
 .queue-pane { border-right: 1px solid var(--line); }
-.queue-head { position: sticky; top: 0; z-index: 2; background: var(--bg); padding: .5rem .75rem .35rem; border-bottom: 1px solid var(--line); }
+.queue-pane { display: flex; flex-direction: column; overflow: hidden; }
+.queue-head { flex: none; background: var(--bg); padding: .5rem .75rem .35rem; border-bottom: 1px solid var(--line); }
+.queue-scroll { flex: 1 1 auto; min-height: 0; overflow: auto; }
 .filters { display: flex; flex-wrap: wrap; gap: .35rem .45rem; align-items: end; font-size: .8rem; }
 .filters select, .filters button { padding: .15rem .3rem; }
 .filters > div { display: flex; flex-direction: column; min-width: 0; }
@@ -116,7 +118,7 @@ table.queue { width: 100%; border-collapse: collapse; table-layout: fixed; font-
 .queue thead th { position: sticky; top: 0; background: var(--soft); text-align: left; font-size: .72rem; text-transform: uppercase; letter-spacing: .03em; color: var(--muted); padding: .3rem .5rem; border-bottom: 1px solid var(--line); }
 .queue th.c-verdict { width: 6.6rem; } .queue th.c-cats { width: 8.4rem; } .queue th.c-conf { width: 3.2rem; } .queue th.c-held { width: 5.2rem; }
 .queue td { padding: .35rem .5rem; border-bottom: 1px solid #e3e3e8; vertical-align: top; }
-.queue tbody tr { cursor: pointer; }
+.queue tbody tr { cursor: pointer; scroll-margin-top: 2rem; }
 .queue tbody tr:hover { background: #f7f7fa; }
 .queue tbody tr:focus-within { background: var(--accent-soft); }
 .queue tbody tr[aria-current="true"] { background: var(--accent-soft); box-shadow: inset 4px 0 0 var(--accent); }
@@ -186,12 +188,11 @@ dialog menu { display: flex; justify-content: flex-end; gap: .5rem; padding: 0; 
 
 @media (max-width: 60rem) {
   .workbench { display: block; height: auto; }
-  .pane { overflow: visible; }
-  .queue-pane { border-right: 0; }
+  .pane, .queue-pane, .queue-scroll { overflow: visible; }
+  .queue-pane { display: block; border-right: 0; }
   .workbench.item-open .queue-pane { display: none; }
   .workbench:not(.item-open) .detail-pane { display: none; }
   .back { display: inline-block; }
-  .queue-head { position: static; }
 }
 @media (max-width: 40rem) {
   .queue thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
@@ -256,6 +257,7 @@ export function renderReviewPage(nonce: string): string {
 <button type="button" id="refresh">Refresh</button></div>
 <p id="new-held" class="new-held" hidden><button type="button" id="show-new"></button></p>
 </div>
+<div id="queue-scroll" class="queue-scroll">
 <table id="queue" class="queue" aria-labelledby="queue-h">
 <thead><tr><th scope="col" class="c-main">Hypothesis, text and rationale</th><th scope="col" class="c-verdict">State</th><th scope="col" class="c-cats">Categories</th><th scope="col" class="c-conf">Conf.</th><th scope="col" class="c-held">Held</th></tr></thead>
 <tbody id="queue-rows"></tbody>
@@ -269,6 +271,7 @@ export function renderReviewPage(nonce: string): string {
 </div>
 <button type="submit">Show</button>
 </form>
+</div>
 </section>
 
 <section id="detail" class="pane detail-pane" aria-labelledby="detail-h">

@@ -275,11 +275,18 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     const shown = await review.show('p-000');
     expect(shown.state).toBe('released');
     const entryId = shown.history[0]!.entryId;
-    expect(await page.locator('#last-decision').textContent()).toContain(`Audit entry ${entryId}`);
+    expect(await page.locator('#last-decision').textContent()).toMatch(
+      new RegExp(`^Decided: Released p-000 revision 1 by Dr Ada Lovelace at .* UTC\\. Audit entry ${entryId}\\.`),
+    );
     expect(await page.locator('#status').textContent()).toContain('Opened the next: p-001.');
     await expect.poll(() => page.locator('#detail-h').textContent()).toBe(specs[1]!.title);
     expect(await row(page, 'p-000').getAttribute('class')).toBe('decided');
     expect(await row(page, 'p-000').locator('.c-verdict').textContent()).toMatch(/^releasedby Dr Ada Lovelace/);
+    // The counts are read again; the rows stay where they are.
+    await expect.poll(() => page.locator('#f-state option[value=""]').textContent()).toBe('All (299)');
+    expect(await page.locator('#queue-summary').textContent()).toBe(
+      'Showing 300 (1 decided since read) · 299 matching · 299 held hypotheses in all',
+    );
 
     // Confirm from the keyboard: c, the note, Ctrl+Enter. The name is remembered in this tab.
     expect(await page.getByLabel('Your name').inputValue()).toBe('Dr Ada Lovelace');

@@ -71,8 +71,11 @@ function showLastDecision(item: ReviewItem, verb: Verb, result: ReviewDecideResu
   const box = byId('last-decision');
   box.hidden = false;
   byId('last-decision-text').textContent =
-    `${verb === 'release' ? 'Released' : 'Confirmed'} ${item.subject?.title ?? item.hypothesisId} ` +
-    `(${item.hypothesisId}, revision ${result.decision.revision}) by ${result.decision.by} at ${exactTime(result.decision.at)}. ` +
+    `${verb === 'release' ? 'Released' : 'Confirmed'} ` +
+    (item.subject?.title
+      ? `${item.subject.title} (${item.hypothesisId}, revision ${result.decision.revision})`
+      : `${item.hypothesisId} revision ${result.decision.revision}`) +
+    ` by ${result.decision.by} at ${exactTime(result.decision.at)}. ` +
     `Audit entry ${result.auditEntryId}. Note: ${result.decision.note}`;
 }
 

@@ -44,6 +44,7 @@ export class QueueView {
   private openId: string | undefined;
   private newHeld = new Set<string>();
   private loading = false;
+  private countsTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly handlers: QueueHandlers) {
     for (const id of ['f-state', 'f-category', 'f-degraded', 'f-age', 'f-order']) {
@@ -196,14 +197,35 @@ export class QueueView {
     select.value = chosen;
 
     const shown = this.order.length;
-    const summary = `Showing ${shown} of ${counts.matching} matching · ${plural(counts.all, 'held hypothesis', 'held hypotheses')} in all`;
-    byId('queue-summary').textContent = page.truncated
-      ? `${summary} · filters cover the ${page.scanned} ${page.order} only`
-      : summary;
+    const decided = [...this.rows.values()].filter((r) => r.decided).length;
+    const held = plural(counts.all, 'held hypothesis', 'held hypotheses');
+    let summary =
+      decided === 0
+        ? `Showing ${shown} of ${counts.matching} matching · ${held} in all`
+        : `Showing ${shown} (${decided} decided since read) · ${counts.matching} matching · ${held} in all`;
+    if (page.truncated) summary += ` · filters cover the ${page.scanned} ${page.order} only`;
+    byId('queue-summary').textContent = summary;
     byId('queue-empty').hidden = shown > 0;
     const more = byId<HTMLButtonElement>('more');
     more.hidden = this.nextCursor === undefined;
     more.textContent = `Load ${Math.min(PAGE_SIZE, counts.matching - shown)} more`;
+  }
+
+  /**
+   * After a change, the counts beside the filters are read again (a page of
+   * one), a moment later so that a burst of changes costs one read; the rows
+   * stay as they are, so nothing moves under the reviewer's cursor.
+   */
+  private scheduleCounts(): void {
+    clearTimeout(this.countsTimer);
+    this.countsTimer = setTimeout(() => {
+      const query = new URLSearchParams(this.query);
+      query.set('limit', '1');
+      api<ReviewQueuePage>('GET', `api/items?${query.toString()}`).then(
+        (page) => this.renderCounts(page.counts, page),
+        () => undefined,
+      );
+    }, 400);
   }
 
   /** Rows in order; the decided ones stay, marked, until the queue is read again. */
@@ -271,6 +293,7 @@ export class QueueView {
       el('span', at ? ` · ${relativeTime(at, Date.now())}` : ''),
     );
     cell.replaceChildren(el('span', state, `badge s-${state}`), who);
+    this.scheduleCounts();
   }
 
   /** A live change: a decision marks its row; a new hold is counted in the banner until the queue is read again. */
@@ -287,6 +310,7 @@ export class QueueView {
     const banner = byId('new-held');
     banner.hidden = false;
     byId('show-new').textContent = `${plural(this.newHeld.size, 'new held hypothesis', 'new held hypotheses')}: show`;
+    this.scheduleCounts();
   }
 
   /** The queue was read again: the banner's news is in it. */
