@@ -311,6 +311,11 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.isVisible()).toBe(false);
     expect((await review.show('p-002')).state).toBe(specs[2]!.state);
+    // Esc again drops the release started; once more goes back to the queue, on the open row.
+    await page.keyboard.press('Escape');
+    expect(await page.locator('#status').textContent()).toBe('Nothing decided.');
+    await page.keyboard.press('Escape');
+    expect(await focusedRow(page)).toBe('p-002');
 
     // The shortcuts are listed in the help overlay.
     await page.locator('#detail-h').focus();

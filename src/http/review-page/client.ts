@@ -172,8 +172,9 @@ async function start(): Promise<void> {
 const TYPING = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
 document.addEventListener('keydown', (event) => {
   if (event.key === 'Escape') {
-    decide.cancel();
-    if (byId('app').classList.contains('item-open') && !document.querySelector('dialog[open]')) closeItem();
+    // A dialog closes itself. Otherwise Esc drops the action started, or else goes back to the queue.
+    if (document.querySelector('dialog[open]') || decide.cancel()) return;
+    if (byId('app').classList.contains('item-open')) closeItem();
     return;
   }
   const target = event.target as HTMLElement;

@@ -103,9 +103,12 @@ export class DecideForm {
     );
   }
 
-  /** Escape: the action started with r or c is dropped. */
-  cancel(): void {
+  /** Escape: the action started with r or c is dropped; says whether there was one. */
+  cancel(): boolean {
+    const had = this.pending !== undefined;
     this.setPending(undefined);
+    if (had) this.handlers.say('Nothing decided.');
+    return had;
   }
 
   private setPending(verb: Verb | undefined): void {

@@ -205,6 +205,7 @@ export class QueueView {
         : `Showing ${shown} (${decided} decided since read) · ${counts.matching} matching · ${held} in all`;
     if (page.truncated) summary += ` · filters cover the ${page.scanned} ${page.order} only`;
     byId('queue-summary').textContent = summary;
+    document.title = `(${counts.all}) Held hypotheses: cosci-safety review`;
     byId('queue-empty').hidden = shown > 0;
     const more = byId<HTMLButtonElement>('more');
     more.hidden = this.nextCursor === undefined;
