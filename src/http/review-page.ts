@@ -207,7 +207,8 @@ dialog menu { display: flex; justify-content: flex-end; gap: .5rem; padding: 0; 
   dl { gap: .1rem .6rem; }
   .bar { padding: .4rem .6rem; }
   #help-open { display: none; }
-  .queue td.c-conf { text-align: right; }
+  .bar .live { order: 3; flex-basis: 100%; }
+  .queue td.c-conf { text-align: right; padding-right: .25rem; }
 }
 `;
 

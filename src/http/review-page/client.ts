@@ -154,7 +154,7 @@ async function start(): Promise<void> {
   byId('signin').hidden = true;
   byId('app').hidden = false;
   byId('signout').hidden = false;
-  say(`Signed in. ${byId('queue-summary').textContent ?? ''}`);
+  say('Signed in.');
   startLive();
   const match = /^#item=(.+)$/.exec(window.location.hash);
   let id: string | undefined;
