@@ -30,6 +30,8 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 const WIDE = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const RISKY = 'Risky @@dual_use_bio@0.9@@';
+/** expect.poll with room for a loaded machine (its default gives up after a second). */
+const poll = <T>(check: () => T | Promise<T>) => expect.poll(check, { timeout: 15_000, interval: 50 });
 
 describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
   let fake: FakeAnthropic;
@@ -116,8 +118,8 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     if (hash) await page.evaluate(`window.location.hash = ${JSON.stringify(hash)}`);
     await page.getByLabel('Review token').fill(REVIEW_TOKEN);
     await page.getByLabel('Review token').press('Enter');
-    await expect.poll(() => page.locator('#status').textContent()).toContain('Signed in.');
-    await expect.poll(() => page.locator('#live').getAttribute('data-state')).toBe('live');
+    await poll(() => page.locator('#status').textContent()).toContain('Signed in.');
+    await poll(() => page.locator('#live').getAttribute('data-state')).toBe('live');
   }
 
   const rows = (page: Page) => page.locator('#queue-rows > tr');
@@ -143,7 +145,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     // A wrong token is refused and the form comes back.
     await page.getByLabel('Review token').fill('not-the-token');
     await page.getByLabel('Review token').press('Enter');
-    await expect.poll(() => page.locator('#status').textContent()).toContain('The token was refused');
+    await poll(() => page.locator('#status').textContent()).toContain('The token was refused');
     expect(await page.getByLabel('Review token').isVisible()).toBe(true);
 
     await signIn(page);
@@ -181,35 +183,35 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await page.keyboard.press('/');
     expect(await activeId(page)).toBe('f-state');
     await page.locator('#f-state').selectOption('blocked');
-    await expect.poll(() => rows(page).count()).toBe(blockedCount);
+    await poll(() => rows(page).count()).toBe(blockedCount);
     expect(new Set(await page.locator('#queue-rows .c-verdict').allTextContents())).toEqual(new Set(['blocked']));
     await page.locator('#f-category').selectOption('cbrn');
     const cbrn = specs.filter((s) => s.categories.includes('cbrn')).length;
-    await expect.poll(() => rows(page).count()).toBe(cbrn);
+    await poll(() => rows(page).count()).toBe(cbrn);
     expect(await page.locator('#queue-summary').textContent()).toBe(
       `Showing ${cbrn} of ${cbrn} matching · 300 held hypotheses in all`,
     );
     await page.locator('#f-category').selectOption('');
     await page.locator('#f-state').selectOption('');
     await page.locator('#f-degraded').selectOption('true');
-    await expect.poll(() => rows(page).count()).toBe(degradedCount);
+    await poll(() => rows(page).count()).toBe(degradedCount);
     expect(new Set(await page.locator('#queue-rows .c-cats .badge').allTextContents())).toEqual(
       new Set(['unclassified']),
     );
     await page.locator('#f-degraded').selectOption('');
     await page.locator('#f-age').selectOption('over_1d');
-    await expect.poll(() => page.locator('#queue-empty').isVisible()).toBe(true);
+    await poll(() => page.locator('#queue-empty').isVisible()).toBe(true);
     await page.locator('#f-age').selectOption('');
     await page.locator('#f-order').selectOption('newest');
-    await expect.poll(() => rows(page).first().getAttribute('data-id')).toBe('p-299');
+    await poll(() => rows(page).first().getAttribute('data-id')).toBe('p-299');
     await page.locator('#f-order').selectOption('oldest');
-    await expect.poll(() => rows(page).first().getAttribute('data-id')).toBe('p-000');
+    await poll(() => rows(page).first().getAttribute('data-id')).toBe('p-000');
 
     // Paging: two more pages reach the end of the queue, each row once.
     await page.getByRole('button', { name: 'Load 100 more' }).click();
-    await expect.poll(() => rows(page).count()).toBe(200);
+    await poll(() => rows(page).count()).toBe(200);
     await page.getByRole('button', { name: 'Load 100 more' }).click();
-    await expect.poll(() => rows(page).count()).toBe(300);
+    await poll(() => rows(page).count()).toBe(300);
     expect(await page.locator('#more').isVisible()).toBe(false);
     const all = await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id')));
     expect(new Set(all).size).toBe(300);
@@ -222,7 +224,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     expect(await focusedRow(page)).toBe('p-001');
     await page.keyboard.press('k');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('#detail-h').textContent()).toBe('p-000');
+    await poll(() => page.locator('#detail-h').textContent()).toBe('p-000');
     expect(await activeId(page)).toBe('detail-h');
     expect(await row(page, 'p-000').getAttribute('aria-current')).toBe('true');
     const queueBox = (await page.locator('#queue-pane').boundingBox())!;
@@ -253,7 +255,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await page.getByLabel('Why (a note for the audit trail)').fill('benign assay, checked with the lab');
     await page.getByRole('button', { name: 'Release…' }).click();
     const dialog = page.locator('#release-dialog');
-    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await poll(() => dialog.isVisible()).toBe(true);
     expect(await activeId(page)).toBe('release-cancel');
     expect(await page.locator('#release-h').textContent()).toBe('Release revision 1 to readers?');
     expect(await page.locator('#release-text').textContent()).toBe(specs[0]!.text);
@@ -263,7 +265,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     expect(await page.locator('#release-note').textContent()).toBe('Your note: benign assay, checked with the lab');
     await page.screenshot({ path: `${IMAGES}review-release.png` });
     await page.keyboard.press('Enter'); // Cancel has the focus
-    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await poll(() => dialog.isVisible()).toBe(false);
     expect((await review.show('p-000')).state).toBe('quarantined');
 
     await page.getByRole('button', { name: 'Release…' }).click();
@@ -279,11 +281,11 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
       new RegExp(`^Decided: Released p-000 revision 1 by Dr Ada Lovelace at .* UTC\\. Audit entry ${entryId}\\.`),
     );
     expect(await page.locator('#status').textContent()).toContain('Opened the next: p-001.');
-    await expect.poll(() => page.locator('#detail-h').textContent()).toBe(specs[1]!.title);
+    await poll(() => page.locator('#detail-h').textContent()).toBe(specs[1]!.title);
     expect(await row(page, 'p-000').getAttribute('class')).toBe('decided');
     expect(await row(page, 'p-000').locator('.c-verdict').textContent()).toMatch(/^releasedby Dr Ada Lovelace/);
     // The counts are read again; the rows stay where they are.
-    await expect.poll(() => page.locator('#f-state option[value=""]').textContent()).toBe('All (299)');
+    await poll(() => page.locator('#f-state option[value=""]').textContent()).toBe('All (299)');
     expect(await page.locator('#queue-summary').textContent()).toBe(
       'Showing 300 (1 decided since read) · 299 matching · 299 held hypotheses in all',
     );
@@ -295,11 +297,11 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     expect(await activeId(page)).toBe('note');
     await page.keyboard.type('needs the biosafety board first');
     await page.keyboard.press('Control+Enter');
-    await expect.poll(() => page.locator('#status').textContent()).toContain('Confirmed p-001 revision 1');
+    await poll(() => page.locator('#status').textContent()).toContain('Confirmed p-001 revision 1');
     expect((await review.show('p-001')).history).toEqual([
       expect.objectContaining({ by: 'Dr Ada Lovelace', note: 'needs the biosafety board first' }),
     ]);
-    await expect.poll(() => page.locator('#detail-h').textContent()).toBe(specs[2]!.title);
+    await poll(() => page.locator('#detail-h').textContent()).toBe(specs[2]!.title);
 
     // r starts a release, which still asks before anything is decided.
     await page.locator('#detail-h').focus();
@@ -307,9 +309,9 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     expect(await activeId(page)).toBe('note');
     await page.keyboard.type('reviewed, harmless');
     await page.keyboard.press('Control+Enter');
-    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await poll(() => dialog.isVisible()).toBe(true);
     await page.keyboard.press('Escape');
-    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await poll(() => dialog.isVisible()).toBe(false);
     expect((await review.show('p-002')).state).toBe(specs[2]!.state);
     // Esc again drops the release started; once more goes back to the queue, on the open row.
     await page.keyboard.press('Escape');
@@ -321,7 +323,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await page.locator('#detail-h').focus();
     await page.keyboard.press('?');
     const help = page.locator('#help-dialog');
-    await expect.poll(() => help.isVisible()).toBe(true);
+    await poll(() => help.isVisible()).toBe(true);
     expect(await help.textContent()).toContain('next / previous item in the queue');
     await page.screenshot({ path: `${IMAGES}review-shortcuts.png` });
     await page.keyboard.press('Escape');
@@ -335,18 +337,18 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await classify(h, 'live-a', RISKY, 'Watched by two reviewers');
     const mine = await open();
     await signIn(mine, '#item=live-a');
-    await expect.poll(() => mine.locator('#detail-h').textContent()).toBe('Watched by two reviewers');
+    await poll(() => mine.locator('#detail-h').textContent()).toBe('Watched by two reviewers');
     await mine.getByLabel('Your name').fill('Ada');
     await mine.getByLabel('Why (a note for the audit trail)').fill('I was about to release it');
 
     // Another reviewer, in another browser context, confirms it on their page.
     const theirs = await open();
     await signIn(theirs, '#item=live-a');
-    await expect.poll(() => theirs.locator('#detail-h').textContent()).toBe('Watched by two reviewers');
+    await poll(() => theirs.locator('#detail-h').textContent()).toBe('Watched by two reviewers');
     await theirs.getByLabel('Your name').fill('Grace Hopper');
     await theirs.getByLabel('Why (a note for the audit trail)').fill('keep it held');
     await theirs.getByRole('button', { name: 'Confirm', exact: true }).click();
-    await expect.poll(() => theirs.locator('#status').textContent()).toContain('Confirmed live-a revision 1');
+    await poll(() => theirs.locator('#status').textContent()).toContain('Confirmed live-a revision 1');
 
     // Mine learns of it at once: the item shows the decision and the form is gone.
     await expect
@@ -358,15 +360,15 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
 
     // A hypothesis held meanwhile is announced, and shown on request.
     await mine.locator('#f-order').selectOption('newest');
-    await expect.poll(() => rows(mine).first().getAttribute('data-id')).toBe('p-299');
+    await poll(() => rows(mine).first().getAttribute('data-id')).toBe('p-299');
     await classify(h, 'live-b', RISKY, 'Held while the page was open');
-    await expect.poll(() => mine.locator('#show-new').textContent()).toBe('1 new held hypothesis: show');
+    await poll(() => mine.locator('#show-new').textContent()).toBe('1 new held hypothesis: show');
     await mine.locator('#show-new').click();
-    await expect.poll(() => rows(mine).first().getAttribute('data-id')).toBe('live-b');
+    await poll(() => rows(mine).first().getAttribute('data-id')).toBe('live-b');
     expect(await mine.locator('#new-held').isVisible()).toBe(false);
     // A decision elsewhere marks its row.
     await review.decide('released', { hypothesisId: 'live-b', by: 'Katherine Johnson', note: 'fine' });
-    await expect.poll(() => row(mine, 'live-b').getAttribute('class')).toBe('decided');
+    await poll(() => row(mine, 'live-b').getAttribute('class')).toBe('decided');
     expect(await row(mine, 'live-b').locator('.c-verdict').textContent()).toMatch(/^releasedby Katherine Johnson/);
   });
 
@@ -378,7 +380,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await page.evaluate(`window.location.hash = '#item=page-nonote'`);
     await page.getByLabel('Review token').fill(REVIEW_TOKEN);
     await page.getByLabel('Review token').press('Enter');
-    await expect.poll(() => page.locator('#detail-h').textContent()).toBe('page-nonote');
+    await poll(() => page.locator('#detail-h').textContent()).toBe('page-nonote');
     await page.getByLabel('Your name').fill('Bob');
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     // The browser's own check stops it first, and takes the person to the empty field.
@@ -386,7 +388,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     // Spaces pass the browser's `required` but not the service: its message reaches the status line.
     await page.getByLabel('Why (a note for the audit trail)').fill('   ');
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
-    await expect.poll(() => page.locator('#status').textContent()).toContain('REVIEW_INVALID');
+    await poll(() => page.locator('#status').textContent()).toContain('REVIEW_INVALID');
     expect(await page.locator('#status').textContent()).toContain('note');
     expect((await review.show('page-nonote')).history).toEqual([]);
 
@@ -394,9 +396,9 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await review.decide('confirmed', { hypothesisId: 'page-nonote', by: 'Grace Hopper', note: 'keep it held' });
     await page.getByLabel('Why (a note for the audit trail)').fill('release it');
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
-    await expect.poll(() => page.locator('#status').textContent()).toContain('REVIEW_ALREADY_DECIDED');
+    await poll(() => page.locator('#status').textContent()).toContain('REVIEW_ALREADY_DECIDED');
     expect(await page.locator('#status').textContent()).toContain('Grace Hopper');
-    await expect.poll(() => page.locator('#history .who').allTextContents()).toEqual(['Grace Hopper']);
+    await poll(() => page.locator('#history .who').allTextContents()).toEqual(['Grace Hopper']);
     expect(await page.locator('#decide-fields').isVisible()).toBe(false);
     expect((await review.show('page-nonote')).history.map((e) => e.by)).toEqual(['Grace Hopper']);
   });
@@ -418,12 +420,12 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await signIn(page);
     await page.locator('#f-order').selectOption('newest');
     const hostile = row(page, 'page-xss');
-    await expect.poll(() => hostile.count()).toBe(1);
+    await poll(() => hostile.count()).toBe(1);
     expect(await hostile.locator('.open').textContent()).toBe('<img src=x onerror="window.__pwned=3">title \u202Eevil');
     // The row keeps its height: a 100 kB text is one line of preview.
     expect((await hostile.boundingBox())!.height).toBeLessThan(120);
     await hostile.locator('.open').click();
-    await expect.poll(() => page.locator('#text').textContent()).toBe(huge);
+    await poll(() => page.locator('#text').textContent()).toBe(huge);
     expect(await page.locator('#evidence code').textContent()).toBe('javascript:window.__pwned=4');
     expect(await page.locator('#evidence q').textContent()).toBe('<svg onload=alert(1)>');
     // The text scrolls in its own box; the page does not grow sideways.
@@ -433,11 +435,11 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await page.getByLabel('Your name').fill('Eve');
     await page.getByLabel('Why (a note for the audit trail)').fill('<img src=x onerror="window.__pwned=5">');
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
-    await expect.poll(() => page.locator('#status').textContent()).toContain('Confirmed page-xss');
+    await poll(() => page.locator('#status').textContent()).toContain('Confirmed page-xss');
     await page.evaluate('window.location.hash = ""');
     await page.getByLabel('Look up a hypothesis by id (decided ones too)').fill('page-xss');
     await page.getByRole('button', { name: 'Show', exact: true }).click();
-    await expect.poll(() => page.locator('#history .why').textContent()).toBe('<img src=x onerror="window.__pwned=5">');
+    await poll(() => page.locator('#history .why').textContent()).toBe('<img src=x onerror="window.__pwned=5">');
 
     expect(await page.evaluate<unknown>('window.__pwned')).toBeUndefined();
     expect(await page.locator('img, script:not([nonce]), a, iframe, object, embed, svg, b').count()).toBe(0);
@@ -455,7 +457,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await page.screenshot({ path: `${IMAGES}review-phone-queue.png` });
 
     await row(page, 'p-002').locator('.open').click();
-    await expect.poll(() => page.locator('#detail-h').textContent()).toBe(specs[2]!.title);
+    await poll(() => page.locator('#detail-h').textContent()).toBe(specs[2]!.title);
     expect(await page.locator('#queue-pane').isVisible()).toBe(false);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await page.screenshot({ path: `${IMAGES}review-phone-item.png` });
@@ -471,7 +473,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await page.evaluate(`window.location.hash = ${JSON.stringify(`#item=${long}`)}`);
     await page.getByLabel('Look up a hypothesis by id (decided ones too)').fill(long);
     await page.getByRole('button', { name: 'Show', exact: true }).click();
-    await expect.poll(() => page.locator('#detail-h').textContent()).toBe(`A title ${'without-any-break-'.repeat(10)}`);
+    await poll(() => page.locator('#detail-h').textContent()).toBe(`A title ${'without-any-break-'.repeat(10)}`);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
     // Each field has a label of its own (<label for>).
     expect(
@@ -486,14 +488,14 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     const page = await open(WIDE, { bypassCSP: true });
     expect(await axe(page)).toEqual([]);
     await signIn(page, '#item=p-000');
-    await expect.poll(() => page.locator('#detail-h').textContent()).toBe('p-000');
+    await poll(() => page.locator('#detail-h').textContent()).toBe('p-000');
     expect(await axe(page)).toEqual([]);
     await page.keyboard.press('?');
     expect(await axe(page)).toEqual([]);
     await page.keyboard.press('Escape');
     const phone = await open(PHONE, { bypassCSP: true });
     await signIn(phone, '#item=p-003');
-    await expect.poll(() => phone.locator('#detail-h').textContent()).toBe('p-003');
+    await poll(() => phone.locator('#detail-h').textContent()).toBe('p-003');
     expect(await axe(phone)).toEqual([]);
   });
 });
