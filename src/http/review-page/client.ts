@@ -44,13 +44,18 @@ const decide = new DecideForm({
     showLastDecision(item, verb, result);
     const next = queue.nextUndecided(item.hypothesisId);
     const done = `${verb === 'release' ? 'Released' : 'Confirmed'} ${item.hypothesisId} revision ${result.decision.revision} by ${result.decision.by}; audit entry ${result.auditEntryId}.`;
-    if (next) {
-      await openItem(next, true);
-      say(`${done} Opened the next: ${next}.`);
-    } else {
-      await openItem(item.hypothesisId, false);
-      byId('last-decision').focus();
-      say(`${done} No more held items in the rows shown.`);
+    say(done);
+    try {
+      if (next) {
+        await openItem(next, true);
+        say(`${done} Opened the next: ${next}.`);
+      } else {
+        await openItem(item.hypothesisId, false);
+        byId('last-decision').focus();
+        say(`${done} No more held items in the rows shown.`);
+      }
+    } catch (err) {
+      report(err);
     }
   },
   async refused(item, err) {

@@ -163,21 +163,24 @@ export class DecideForm {
     form.setAttribute('aria-busy', 'true');
     this.handlers.say(`${verb === 'release' ? 'Releasing' : 'Confirming'} ${item.hypothesisId}...`);
     this.handlers.sending(item);
+    let result: ReviewDecideResult;
     try {
-      const result = await api<ReviewDecideResult>('POST', `${itemPath(item.hypothesisId)}/${verb}`, {
+      result = await api<ReviewDecideResult>('POST', `${itemPath(item.hypothesisId)}/${verb}`, {
         by,
         note: byId<HTMLTextAreaElement>('note').value,
         revision: item.revision,
       });
-      sessionStorage.setItem(REVIEWER_KEY, by);
-      byId<HTMLTextAreaElement>('note').value = '';
-      this.setPending(undefined);
-      await this.handlers.decided(item, verb, result);
     } catch (err) {
       await this.handlers.refused(item, err);
+      return;
     } finally {
       this.busy = false;
       form.removeAttribute('aria-busy');
     }
+    sessionStorage.setItem(REVIEWER_KEY, by);
+    byId<HTMLTextAreaElement>('note').value = '';
+    this.setPending(undefined);
+    // What goes wrong from here (opening the next item) is not a refusal of the decision taken.
+    await this.handlers.decided(item, verb, result);
   }
 }

@@ -209,7 +209,9 @@ export class QueueView {
     byId('queue-empty').hidden = shown > 0;
     const more = byId<HTMLButtonElement>('more');
     more.hidden = this.nextCursor === undefined;
-    more.textContent = `Load ${Math.min(PAGE_SIZE, counts.matching - shown)} more`;
+    // Rows decided since are no longer in `matching`; new holds may be: the number is a guide.
+    const left = Math.min(PAGE_SIZE, counts.matching - (shown - decided));
+    more.textContent = left > 0 ? `Load ${left} more` : 'Load more';
   }
 
   /**
