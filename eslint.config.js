@@ -72,6 +72,30 @@ export default tseslint.config(
       ],
     },
   },
+  // The review page's script runs in the browser (src/http/review-page/): its
+  // own modules, the pure review rules, and only the types of the contracts,
+  // whose code would bring zod into the page.
+  {
+    files: ['src/http/review-page/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!\\./|\\.\\./\\.\\./(contracts|safety/review)/)',
+              message: 'the review page script imports its own modules, src/safety/review and the contracts types only',
+            },
+            {
+              regex: '^\\.\\./\\.\\./contracts/',
+              allowTypeImports: true,
+              message: 'only types from the contracts: their code would bring zod into the page',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );
 
 /** Packages that do I/O, which the pure layers must not import. */

@@ -44,6 +44,12 @@ export const CitationResultSchema = z.object({
    */
   reason: z.string().optional(),
   citation_unverified: z.boolean(),
+  /**
+   * The claim and the excerpt as cited, kept for the person who reviews the
+   * hypothesis. Optional: results stored before they were kept lack them.
+   */
+  claim: z.string().optional(),
+  excerpt: z.string().optional(),
 });
 export type CitationResult = z.infer<typeof CitationResultSchema>;
 

@@ -4,8 +4,9 @@
  * Served beside /metrics only when a token is configured. See docs/review.md.
  *
  *   GET  /review/                        the page (a static shell: no data, no token needed)
- *   GET  /review/api/items[?limit=N]     the held queue, oldest first
+ *   GET  /review/api/items[?...]         a page of the held queue: filters, order, cursor, limit
  *   GET  /review/api/items/:id           one hypothesis: text, verdict, state, evidence, history
+ *   GET  /review/api/feed                changes to the queue as they happen (server-sent events)
  *   POST /review/api/items/:id/release   body {by, note, revision?}
  *   POST /review/api/items/:id/confirm   body {by, note, revision?}
  *
@@ -20,11 +21,13 @@ import { z } from 'zod';
 import { formatIssuesInline } from '../contracts/issues.js';
 import { ReviewError, type ReviewErrorCode } from '../errors.js';
 import type { Metrics } from '../metrics/metrics.js';
+import type { ReviewFeed } from '../review/review-feed.js';
 import { HypothesisIdSchema, type ReviewService } from '../review/review-service.js';
 import type { DecisionKind } from '../safety/review/decision.js';
 import { createBearerCheck, type BearerResult } from './bearer.js';
 import { BodyError, discardBody, readJsonBody } from './json-body.js';
 import { renderReviewPage, reviewPageHeaders } from './review-page.js';
+import { parseQueueQuery } from './review-query.js';
 
 /** The review API and page, served when a bearer token is configured. */
 export interface ReviewEndpoint {
@@ -34,11 +37,15 @@ export interface ReviewEndpoint {
   metrics: Metrics;
   /** Where unexpected failures (500) are reported; refused requests are never logged. */
   logger?: Logger | undefined;
+  /** Changes to the queue for the page's live updates; without it /review/api/feed is not a route. */
+  feed?: ReviewFeed | undefined;
 }
+
+/** Seconds between comment lines on an idle feed, so proxies and the page know the connection is alive. */
+export const FEED_HEARTBEAT_MS = 15_000;
 
 /** A decision body is a few hundred bytes; a 2000-character note takes at most 12 kB even with every character escaped as `\uXXXX`. */
 export const MAX_BODY_BYTES = 16 * 1024;
-export const MAX_LIST_LIMIT = 1000;
 
 /** Stable codes of the API's error bodies: the service's, plus those of the HTTP layer. */
 export type ReviewApiErrorCode =
@@ -86,8 +93,6 @@ const DecideBodySchema = z.strictObject({
   note: z.string(),
   revision: z.number().int().nonnegative().optional(),
 });
-
-const LimitSchema = z.coerce.number().int().min(1).max(MAX_LIST_LIMIT);
 
 class HttpProblem extends Error {
   override name = 'HttpProblem';
@@ -180,22 +185,50 @@ export function createReviewHandler(endpoint: ReviewEndpoint): (req: IncomingMes
     return service.decide(kind, { hypothesisId, ...body.data });
   }
 
-  /** Everything under /review/api: the token first, then the route. Resolves to [status, body]. */
-  async function api(req: IncomingMessage, path: string, query: string): Promise<[number, unknown]> {
+  /**
+   * The feed: one server-sent event per change, `id` the stream entry id.
+   * JSON has no raw line breaks, so each change is one `data` line.
+   */
+  function openFeed(req: IncomingMessage, res: ServerResponse, feed: ReviewFeed): void {
+    metrics.reviewApiRequests.inc({ outcome: 'ok' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      // A buffering proxy would hold the changes back until its buffer fills.
+      'x-accel-buffering': 'no',
+    });
+    res.write('retry: 3000\nevent: ready\ndata: {}\n\n');
+    const unsubscribe = feed.subscribe((change, entryId) => {
+      res.write(`id: ${entryId}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`);
+    });
+    const heartbeat = setInterval(() => res.write(': alive\n\n'), FEED_HEARTBEAT_MS);
+    heartbeat.unref();
+    res.once('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+    });
+  }
+
+  /** Everything under /review/api: the token first, then the route. Resolves to [status, body], or 'feed'. */
+  async function api(req: IncomingMessage, path: string, query: string): Promise<[number, unknown] | 'feed'> {
     const auth = checkToken(req.headers.authorization);
     if (auth !== 'ok') throw unauthorized(auth);
     const segments = path.slice('/review/api/'.length).split('/');
+    if (segments[0] === 'feed' && segments.length === 1 && endpoint.feed) {
+      if (req.method !== 'GET') throw notAllowed('GET');
+      return 'feed';
+    }
     if (segments[0] !== 'items') throw noRoute();
     if (segments.length === 1) {
       if (!isRead(req)) throw notAllowed('GET', 'HEAD');
-      const limitParam = new URLSearchParams(query).get('limit');
-      let limit: number | undefined;
-      if (limitParam !== null) {
-        const parsed = LimitSchema.safeParse(limitParam);
-        if (!parsed.success) throw invalid(`limit: a whole number from 1 to ${MAX_LIST_LIMIT}`);
-        limit = parsed.data;
+      let parsed: ReturnType<typeof parseQueueQuery>;
+      try {
+        parsed = parseQueueQuery(query);
+      } catch (err) {
+        throw invalid((err as Error).message);
       }
-      return [200, { items: await service.list(limit) }];
+      return [200, await service.queue(parsed)];
     }
     const [, segment = '', action] = segments;
     if (segment === '' || segments.length > 3) throw noRoute();
@@ -230,7 +263,9 @@ export function createReviewHandler(endpoint: ReviewEndpoint): (req: IncomingMes
         // Nothing but the page lives outside the API; say so without asking for the token first.
         throw noRoute();
       }
-      const [status, body] = await api(req, path, query);
+      const answer = await api(req, path, query);
+      if (answer === 'feed') return openFeed(req, res, endpoint.feed!);
+      const [status, body] = answer;
       sendJson(res, status, body);
     } catch (err) {
       if (err instanceof HttpProblem) return sendProblem(res, err);

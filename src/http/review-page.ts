@@ -1,6 +1,8 @@
 /**
- * The review page: a static HTML shell with a small inline script that calls
- * the review API (src/http/review-api.ts). See docs/review.md.
+ * The review page: a static HTML shell, its style, and its script (written
+ * in TypeScript in src/http/review-page/, bundled: src/http/review-page-script.ts)
+ * inline under a fresh nonce. The script calls the review API
+ * (src/http/review-api.ts). See docs/review.md.
  *
  * How the token reaches the API. A browser sends no bearer header when it
  * navigates, and a cookie would be sent on every request, cross-site ones
@@ -14,11 +16,15 @@
  * Why the text is shown as text. A hypothesis, its title, the reviewer names
  * and notes and the cited URLs all come from agents or people the page does
  * not trust. The script builds every node with createElement and sets data
- * with textContent only, never innerHTML; the Content-Security-Policy allows
+ * with textContent only, never innerHTML (src/http/review-page/dom.ts), and
+ * isolates it so that direction marks in it cannot reorder the page around
+ * it; the Content-Security-Policy allows
  * only this response's script and style (by nonce), and Trusted Types make
  * any HTML-parsing sink throw, so a slip in the script fails loudly rather
  * than running markup from the data. URLs are shown as text, not links.
  */
+
+import { reviewPageScript } from './review-page-script.js';
 
 /** Headers of the page: a per-response nonce for its one script and one style, nothing else loads. */
 export function reviewPageHeaders(nonce: string): Record<string, string> {
@@ -45,298 +51,165 @@ export function reviewPageHeaders(nonce: string): Record<string, string> {
 }
 
 const STYLE = String.raw`
-:root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5; }
-*, *::before, *::after { box-sizing: border-box; }
-body { margin: 0; }
-main { max-width: 62rem; margin: 0 auto; padding: 1rem; }
-h1, h2, h3, h4, p, dt, dd, li, code, pre { overflow-wrap: anywhere; }
-h1 { font-size: 1.6rem; margin: 0 0 .5rem; }
-h2 { font-size: 1.3rem; margin-top: 1.5rem; }
-h3 { font-size: 1.1rem; margin: 1rem 0 .25rem; }
-h4 { font-size: 1rem; margin: .75rem 0 .25rem; }
-[tabindex="-1"]:focus { outline: none; }
-:focus-visible, [tabindex="-1"]:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
-[hidden] { display: none !important; }
-label { display: block; font-weight: 600; margin-top: .5rem; }
-.hint { margin: .1rem 0 .25rem; font-size: .9rem; }
-input, textarea, button { font: inherit; }
-input, textarea { display: block; width: 100%; max-width: 40rem; padding: .4rem; border: 1px solid #767676; border-radius: 4px; }
-button { padding: .4rem .9rem; margin: .5rem .5rem 0 0; border: 1px solid #767676; border-radius: 4px; cursor: pointer; }
-.status { min-height: 1.5rem; margin: .5rem 0; padding: .25rem .5rem; border-left: 4px solid transparent; }
-.status:not(:empty) { border-left-color: #1a5fb4; }
-.cards { list-style: none; padding: 0; margin: 0; display: grid; gap: .75rem; }
-.cards > li { border: 1px solid #888; border-radius: 6px; padding: .75rem; }
-.cards h3 { margin-top: 0; }
-dl { display: grid; grid-template-columns: minmax(7rem, max-content) minmax(0, 1fr); gap: .15rem 1rem; margin: .25rem 0; }
-dt { font-weight: 600; }
-dd { margin: 0; }
-.text { white-space: pre-wrap; overflow-wrap: anywhere; font-family: ui-monospace, monospace; margin: 0; padding: .75rem; border: 1px solid #888; border-radius: 4px; max-height: 60vh; overflow: auto; }
-.note { white-space: pre-wrap; }
-.results, .history { padding-left: 1.25rem; }
-.results li, .history li { margin-bottom: .5rem; }
-.toolbar { display: flex; flex-wrap: wrap; gap: 0 .5rem; }
-.inline-form { display: flex; flex-wrap: wrap; align-items: flex-end; gap: 0 .5rem; }
-.inline-form > div { flex: 0 1 40rem; min-width: 0; }
-@media (max-width: 30rem) {
-  dl { grid-template-columns: minmax(0, 1fr); }
-  dd { margin-bottom: .35rem; }
+:root {
+  color-scheme: light;
+  --fg: #1b1b1f; --muted: #595963; --line: #c9c9d1; --soft: #f3f3f6; --bg: #ffffff;
+  --accent: #1a5fb4; --accent-soft: #e6effa; --danger: #a51d2d;
+  font-family: system-ui, -apple-system, "Segoe UI", sans-serif; line-height: 1.45; color: var(--fg); background: var(--bg);
 }
-`;
+*, *::before, *::after { box-sizing: border-box; }
+body { margin: 0; font-size: 15px; }
+h1, h2, h3, p, dt, dd, li, code, pre, td { overflow-wrap: anywhere; }
+h1 { font-size: 1.15rem; margin: 0; }
+h2 { font-size: 1.2rem; margin: 0; }
+h3 { font-size: .8rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 1.1rem 0 .35rem; }
+p { margin: .25rem 0; }
+[hidden] { display: none !important; }
+[tabindex="-1"]:focus { outline: none; }
+:focus-visible, [tabindex="-1"]:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.u { unicode-bidi: isolate; }
+.muted, .small { color: var(--muted); }
+.small { font-size: .8rem; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+input, textarea, select, button { font: inherit; color: inherit; }
+input, textarea { display: block; width: 100%; padding: .35rem .45rem; border: 1px solid #767676; border-radius: 4px; background: var(--bg); }
+select { padding: .25rem .3rem; border: 1px solid #767676; border-radius: 4px; background: var(--bg); max-width: 100%; }
+button { padding: .3rem .75rem; border: 1px solid #767676; border-radius: 4px; background: var(--soft); cursor: pointer; }
+button:hover { background: #e4e4ea; }
+button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+button.danger { background: var(--danger); border-color: var(--danger); color: #fff; }
+button.chosen { box-shadow: 0 0 0 3px #f5c211; }
+label { font-weight: 600; font-size: .85rem; }
+kbd { font-family: ui-monospace, monospace; font-size: .8rem; border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 3px; padding: 0 .3rem; background: var(--soft); }
 
-/* The client: plain ES2017, no HTML parsing of data anywhere (see the file comment). */
-const SCRIPT = String.raw`
-'use strict';
-(function () {
-  var TOKEN_KEY = 'cosci-review-token';
-  var REVIEWER_KEY = 'cosci-review-reviewer';
-  var byId = function (id) { return document.getElementById(id); };
-  var shown = null;
-  var busy = false;
+.bar { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem 1rem; padding: .45rem 1rem; border-bottom: 1px solid var(--line); background: var(--soft); }
+.bar .spacer { flex: 1; }
+.bar button { padding: .2rem .6rem; }
+.live { font-size: .8rem; color: var(--muted); }
+.live::before { content: "\25CF  "; color: #8a8a8a; }
+.live[data-state="live"]::before { color: #26a269; }
+.live[data-state="reconnecting"]::before { color: #c64600; }
+.status { margin: 0; padding: .3rem 1rem; min-height: 1.9rem; font-size: .9rem; border-bottom: 1px solid var(--line); }
+.status:empty { border-bottom-color: transparent; }
 
-  function SignedOut() {}
+#signin { max-width: 30rem; margin: 2rem auto; padding: 0 1rem; }
+#signin button { margin-top: .6rem; }
+.hint { font-size: .85rem; color: var(--muted); margin: .1rem 0 .3rem; }
 
-  function say(message) { byId('status').textContent = message; }
+.workbench { display: grid; grid-template-columns: minmax(0, 1.3fr) minmax(0, 1fr); height: calc(100vh - 5.3rem); }
+.pane { overflow: auto; min-height: 0; }
+.queue-pane { border-right: 1px solid var(--line); }
+.queue-pane { display: flex; flex-direction: column; overflow: hidden; }
+.queue-head { flex: none; background: var(--bg); padding: .5rem .75rem .35rem; border-bottom: 1px solid var(--line); }
+.queue-scroll { flex: 1 1 auto; min-height: 0; overflow: auto; }
+.filters { display: flex; flex-wrap: wrap; gap: .35rem .45rem; align-items: end; font-size: .8rem; }
+.filters select, .filters button { padding: .15rem .3rem; }
+.filters > div { display: flex; flex-direction: column; min-width: 0; }
+.filters label { font-size: .75rem; color: var(--muted); }
+.summary-line { display: flex; flex-wrap: wrap; align-items: center; gap: .2rem .6rem; margin-top: .4rem; font-size: .8rem; }
+.summary-line .spacer { flex: 1; }
+.summary-line select, .summary-line button { padding: .1rem .3rem; }
+.summary-line h2 { font-size: .95rem; }
+#queue-summary { font-size: .8rem; color: var(--muted); }
+.new-held { margin: .35rem 0 0; }
+.new-held button { background: #fff4d6; border-color: #b07d00; }
 
-  function el(tag, text, className) {
-    var node = document.createElement(tag);
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    if (className) node.className = className;
-    return node;
-  }
+table.queue { width: 100%; border-collapse: collapse; table-layout: fixed; font-size: .85rem; }
+.queue thead th { position: sticky; top: 0; background: var(--soft); text-align: left; font-size: .72rem; text-transform: uppercase; letter-spacing: .03em; color: var(--muted); padding: .3rem .5rem; border-bottom: 1px solid var(--line); }
+.queue th.c-verdict { width: 6.6rem; } .queue th.c-cats { width: 8.4rem; } .queue th.c-conf { width: 3.2rem; } .queue th.c-held { width: 5.2rem; }
+.queue td { padding: .35rem .5rem; border-bottom: 1px solid #e3e3e8; vertical-align: top; }
+.queue tbody tr { cursor: pointer; scroll-margin-top: 2rem; }
+.queue tbody tr:hover { background: #f7f7fa; }
+.queue tbody tr:focus-within { background: var(--accent-soft); }
+.queue tbody tr[aria-current="true"] { background: var(--accent-soft); box-shadow: inset 4px 0 0 var(--accent); }
+.queue tbody tr.decided { opacity: .6; }
+.queue tbody tr.decided .title { text-decoration: line-through; }
+.c-main > * { display: block; }
+.c-main > .head { display: flex; gap: .5rem; align-items: baseline; min-width: 0; }
+.open { all: unset; flex: 1 1 auto; min-width: 0; cursor: pointer; font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.open:hover { background: none; text-decoration: underline; }
+.open:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
+.meta { flex: 0 0 auto; max-width: 40%; font-size: .75rem; color: var(--muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.line { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.why { color: var(--muted); font-style: italic; }
+.why .label { font-style: normal; }
+.c-verdict .small, .c-cats .small { display: block; line-height: 1.25; margin-top: .15rem; }
+.num { font-variant-numeric: tabular-nums; }
+.more { margin: .6rem .75rem; }
+.lookup { padding: .75rem; border-top: 1px solid var(--line); display: flex; flex-wrap: wrap; align-items: end; gap: .4rem; }
+.lookup > div { flex: 1 1 12rem; }
 
-  function fact(dl, term, value) { dl.append(el('dt', term), el('dd', value)); }
-  function categories(list) { return list && list.length > 0 ? list.join(', ') : 'none'; }
-  function confidence(n) { return typeof n === 'number' ? n.toFixed(2) : String(n); }
-  function count(n) { return n === 1 ? '1 held hypothesis.' : n + ' held hypotheses.'; }
-  function timeEl(iso) { var t = el('time', iso); t.dateTime = iso; return t; }
+.badge { display: inline-block; font-size: .72rem; font-weight: 600; padding: .05rem .4rem; border-radius: 999px; border: 1px solid transparent; white-space: nowrap; }
+.s-quarantined { background: #fff1cc; color: #5c3d00; border-color: #e0b341; }
+.s-blocked { background: #fde2e1; color: #7d1a11; border-color: #e6908a; }
+.s-released { background: #dcf2e2; color: #17502a; border-color: #7fc493; }
+.s-confirmed, .s-assessed { background: #e9e9ef; color: #33334d; border-color: #b4b4c4; }
+.unclassified { background: #f1e8fd; color: #4b2a85; border: 1px dashed #7d57c1; }
+.cats { font-weight: 600; }
+.degraded { color: #4b2a85; }
 
-  function showSignIn(message) {
-    sessionStorage.removeItem(TOKEN_KEY);
-    shown = null;
-    byId('app').hidden = true;
-    byId('signin').hidden = false;
-    if (message) say(message);
-    byId('token').focus();
-  }
+.detail-pane { padding: .75rem 1.1rem 2rem; }
+.detail-empty { color: var(--muted); margin-top: 2rem; text-align: center; }
+.back { display: none; margin-bottom: .5rem; }
+#detail-meta { font-size: .85rem; color: var(--muted); margin: .2rem 0 .4rem; }
+.item-notice { background: #fff1cc; border: 1px solid #e0b341; padding: .4rem .6rem; border-radius: 4px; }
+.last-decision { background: #dcf2e2; border: 1px solid #7fc493; padding: .4rem .6rem; border-radius: 4px; margin-bottom: .6rem; font-size: .85rem; }
+dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .1rem .9rem; margin: .2rem 0; font-size: .9rem; }
+dt { font-weight: 600; color: var(--muted); }
+dd { margin: 0; }
+dl.compact { font-size: .85rem; }
+.rationale { background: var(--soft); border-left: 3px solid var(--line); padding: .35rem .6rem; margin: 0; white-space: pre-wrap; }
+.text { white-space: pre-wrap; overflow-wrap: anywhere; font-family: ui-monospace, "SFMono-Regular", monospace; font-size: .82rem; margin: 0; padding: .6rem; border: 1px solid var(--line); border-radius: 4px; max-height: 45vh; overflow: auto; background: #fcfcfd; }
+.decide { border: 1px solid var(--line); border-radius: 6px; padding: .6rem .75rem; margin-top: .9rem; background: #fafafc; }
+.decide h3 { margin-top: 0; }
+.decide-row { display: grid; grid-template-columns: minmax(0, 14rem) minmax(0, 1fr); gap: .5rem; }
+.decide-buttons { display: flex; flex-wrap: wrap; gap: .5rem; margin-top: .5rem; align-items: center; }
+.decide-buttons .hint { margin: 0; }
+.citations { padding-left: 1.4rem; margin: .3rem 0; }
+.citation { margin-bottom: .6rem; }
+.citation-status { font-size: .85rem; }
+.c-ok { background: #dcf2e2; color: #17502a; }
+.badge.c-unverified { background: #fff1cc; color: #5c3d00; }
+.badge.c-fetch_failed { background: #fde2e1; color: #7d1a11; }
+li.citation { background: none; }
+.review-head { font-size: .85rem; }
+.url { font-size: .8rem; }
+.history, .revisions { padding-left: 1.2rem; margin: .2rem 0; font-size: .9rem; }
+.history li, .revisions li { margin-bottom: .45rem; }
+.note { white-space: pre-wrap; }
 
-  async function api(method, path, body) {
-    var token = sessionStorage.getItem(TOKEN_KEY);
-    if (!token) { showSignIn('Sign in with the review token.'); throw new SignedOut(); }
-    var headers = { authorization: 'Bearer ' + token, accept: 'application/json' };
-    var init = { method: method, headers: headers, cache: 'no-store', credentials: 'omit' };
-    if (body !== undefined) { headers['content-type'] = 'application/json'; init.body = JSON.stringify(body); }
-    var response = await fetch(path, init);
-    var data = null;
-    try { data = await response.json(); } catch (e) { data = null; }
-    if (response.status === 401) { showSignIn('The token was refused. Sign in again.'); throw new SignedOut(); }
-    if (!response.ok) {
-      var problem = data && data.error ? data.error : { code: 'HTTP_' + response.status, message: 'the request failed' };
-      var err = new Error(problem.message);
-      err.code = problem.code;
-      throw err;
-    }
-    return data;
-  }
+dialog { max-width: min(42rem, calc(100vw - 2rem)); border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.25rem; }
+dialog::backdrop { background: rgba(20, 20, 30, .45); }
+dialog .text { max-height: 30vh; }
+dialog menu { display: flex; justify-content: flex-end; gap: .5rem; padding: 0; margin: 1rem 0 0; }
+.keys { border-collapse: collapse; margin: .5rem 0; }
+.keys td, .keys th { padding: .25rem .75rem .25rem 0; text-align: left; vertical-align: top; }
+.keys td:first-child { white-space: nowrap; }
 
-  function run(task) {
-    return Promise.resolve().then(task).catch(function (err) {
-      if (err instanceof SignedOut) return;
-      say('Error' + (err && err.code ? ' (' + err.code + ')' : '') + ': ' + (err && err.message ? err.message : String(err)));
-    });
-  }
-
-  function renderQueue(items) {
-    var list = byId('queue');
-    list.replaceChildren();
-    byId('queue-empty').hidden = items.length > 0;
-    items.forEach(function (item) {
-      var li = el('li');
-      var dl = el('dl');
-      fact(dl, 'Hypothesis', item.hypothesisId);
-      fact(dl, 'Revision', item.revision);
-      fact(dl, 'State', item.state);
-      fact(dl, 'Categories', categories(item.categories));
-      fact(dl, 'Confidence', confidence(item.confidence));
-      fact(dl, 'Degraded', item.degraded ? 'yes' : 'no');
-      fact(dl, 'Held since', item.updatedAt);
-      var open = el('button', 'Review ' + item.hypothesisId);
-      open.type = 'button';
-      open.addEventListener('click', function () { run(function () { return openItem(item.hypothesisId, true); }); });
-      li.append(el('h3', item.title ? item.title : item.hypothesisId), dl, open);
-      list.append(li);
-    });
-  }
-
-  function renderEvidence(reviews) {
-    var box = byId('evidence');
-    box.replaceChildren();
-    if (reviews.length === 0) { box.append(el('p', 'No review has cited evidence for this hypothesis.')); return; }
-    reviews.forEach(function (r) {
-      var part = el('div');
-      part.append(el('h4', 'Review ' + r.reviewId + ', revision ' + r.revision));
-      var dl = el('dl');
-      fact(dl, 'Verified', r.verifiedAt);
-      if (r.skipped) fact(dl, 'Verification', 'off in the configuration');
-      var c = r.counts || {};
-      fact(dl, 'Citations', 'ok ' + (c.ok || 0) + ', unverified ' + (c.unverified || 0) + ', fetch failed ' + (c.fetch_failed || 0));
-      part.append(dl);
-      var list = el('ul', null, 'results');
-      (r.results || []).forEach(function (x) {
-        var li = el('li');
-        li.append(el('strong', x.status), document.createTextNode(x.reason ? ' (' + x.reason + ') ' : ' '), el('code', x.url));
-        list.append(li);
-      });
-      part.append(list);
-      box.append(part);
-    });
-  }
-
-  function renderDecision(item) {
-    var held = item.state === 'quarantined' || item.state === 'blocked';
-    byId('decide-fields').hidden = !held;
-    var closed = byId('decide-closed');
-    closed.hidden = held;
-    closed.textContent = held ? '' : item.decision
-      ? 'Revision ' + item.revision + ' was ' + item.decision.decision + ' by ' + item.decision.by + ' at ' + item.decision.at + '. A decision is final for its revision.'
-      : 'Revision ' + item.revision + ' is ' + item.state + ': nothing to decide.';
-    if (held && !byId('reviewer').value) byId('reviewer').value = sessionStorage.getItem(REVIEWER_KEY) || '';
-  }
-
-  function renderHistory(entries) {
-    var list = byId('history');
-    list.replaceChildren();
-    byId('history-empty').hidden = entries.length > 0;
-    entries.forEach(function (e) {
-      var li = el('li');
-      var head = el('p');
-      head.append(
-        el('strong', e.type === 'hypothesis_confirmed' ? 'Confirmed' : 'Released'),
-        document.createTextNode(' revision ' + e.revision + ' by '),
-        el('span', e.by, 'who'),
-        document.createTextNode(' at '),
-        timeEl(e.at)
-      );
-      var why = el('p', null, 'note');
-      why.append(el('strong', 'Why: '), el('span', e.note, 'why'));
-      var verdict = el('p', 'Classifier verdict decided on: ' + e.overriddenAction + ', ' + categories(e.overriddenCategories) + ', confidence ' + confidence(e.overriddenConfidence));
-      li.append(head, why, verdict);
-      list.append(li);
-    });
-  }
-
-  function renderItem(item) {
-    shown = item;
-    var v = item.verdict;
-    var subject = item.subject || {};
-    byId('detail').hidden = false;
-    byId('detail-h').textContent = 'Hypothesis ' + item.hypothesisId;
-    var facts = byId('facts');
-    facts.replaceChildren();
-    if (subject.title) fact(facts, 'Title', subject.title);
-    fact(facts, 'Revision', item.revision);
-    fact(facts, 'State', item.state);
-    fact(facts, 'Classifier action', v.action);
-    fact(facts, 'Categories', categories(v.categories));
-    fact(facts, 'Confidence', confidence(v.confidence));
-    fact(facts, 'Degraded', v.degraded ? 'yes' + (v.reason ? ' (' + v.reason + ')' : '') : 'no');
-    if (v.refusal) fact(facts, 'Model refused', 'yes');
-    fact(facts, 'Classified', item.updatedAt);
-    if (subject.goalId) fact(facts, 'Goal', subject.goalId);
-    if (subject.runId) fact(facts, 'Run', subject.runId);
-    if (subject.agent) fact(facts, 'Agent', subject.agent);
-    byId('rationale').textContent = v.rationale || '(none given)';
-    byId('text').textContent = typeof subject.text === 'string' ? subject.text : '(no text kept: only a held revision keeps its text)';
-    renderEvidence(item.evidence || []);
-    renderDecision(item);
-    renderHistory(item.history || []);
-    window.history.replaceState(null, '', '#item=' + encodeURIComponent(item.hypothesisId));
-  }
-
-  async function loadQueue() {
-    var data = await api('GET', 'api/items');
-    renderQueue(data.items);
-    return data.items.length;
-  }
-
-  async function openItem(id, focus) {
-    var data = await api('GET', 'api/items/' + encodeURIComponent(id));
-    renderItem(data.item);
-    if (focus) byId('detail-h').focus();
-  }
-
-  async function decide(kind) {
-    if (!shown || busy) return;
-    if (!byId('decide-form').reportValidity()) return;
-    var item = shown;
-    var by = byId('reviewer').value;
-    var verb = kind === 'released' ? 'release' : 'confirm';
-    busy = true;
-    byId('decide-form').setAttribute('aria-busy', 'true');
-    try {
-      say((kind === 'released' ? 'Releasing ' : 'Confirming ') + item.hypothesisId + '...');
-      var result = await api('POST', 'api/items/' + encodeURIComponent(item.hypothesisId) + '/' + verb, {
-        by: by,
-        note: byId('note').value,
-        revision: item.revision
-      });
-      sessionStorage.setItem(REVIEWER_KEY, by);
-      byId('note').value = '';
-      await openItem(item.hypothesisId, false);
-      byId('history-h').focus();
-      say((kind === 'released' ? 'Released ' : 'Confirmed ') + item.hypothesisId + ' revision ' + result.decision.revision +
-        ' by ' + result.decision.by + '. The decision is in the audit history.');
-      await loadQueue();
-    } catch (err) {
-      if (err && (err.code === 'REVIEW_ALREADY_DECIDED' || err.code === 'REVIEW_NOT_HELD')) {
-        // Someone decided first, or a newer revision arrived: show what is there now, then the refusal.
-        try { await openItem(item.hypothesisId, false); await loadQueue(); } catch (ignored) { /* the refusal is what to report */ }
-      }
-      throw err;
-    } finally {
-      busy = false;
-      byId('decide-form').removeAttribute('aria-busy');
-    }
-  }
-
-  async function start() {
-    var held = await loadQueue();
-    byId('signin').hidden = true;
-    byId('app').hidden = false;
-    say('Signed in. ' + count(held));
-    var match = /^#item=(.+)$/.exec(window.location.hash);
-    var id = null;
-    if (match) { try { id = decodeURIComponent(match[1]); } catch (e) { id = null; } }
-    if (id) await openItem(id, true);
-    else byId('queue-h').focus();
-  }
-
-  byId('signin-form').addEventListener('submit', function (event) {
-    event.preventDefault();
-    var input = byId('token');
-    var token = input.value.trim();
-    input.value = '';
-    if (!token) { say('Enter the review token.'); input.focus(); return; }
-    sessionStorage.setItem(TOKEN_KEY, token);
-    run(start);
-  });
-  byId('signout').addEventListener('click', function () { showSignIn('Signed out.'); });
-  byId('refresh').addEventListener('click', function () {
-    run(async function () { say('Queue refreshed. ' + count(await loadQueue())); });
-  });
-  byId('lookup-form').addEventListener('submit', function (event) {
-    event.preventDefault();
-    run(function () { return openItem(byId('lookup-id').value.trim(), true); });
-  });
-  byId('decide-form').addEventListener('submit', function (event) {
-    // Enter in the name field must not decide anything: the person picks a button.
-    event.preventDefault();
-    say('Choose Release or Confirm.');
-  });
-  byId('release').addEventListener('click', function () { run(function () { return decide('released'); }); });
-  byId('confirm').addEventListener('click', function () { run(function () { return decide('confirmed'); }); });
-
-  if (sessionStorage.getItem(TOKEN_KEY)) run(start);
-})();
+@media (max-width: 60rem) {
+  .workbench { display: block; height: auto; }
+  .pane, .queue-pane, .queue-scroll { overflow: visible; }
+  .queue-pane { display: block; border-right: 0; }
+  .workbench.item-open .queue-pane { display: none; }
+  .workbench:not(.item-open) .detail-pane { display: none; }
+  .back { display: inline-block; }
+}
+@media (max-width: 40rem) {
+  .queue thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  table.queue, .queue tbody { display: block; }
+  .queue tbody tr { display: grid; grid-template-columns: auto auto minmax(0, 1fr) auto; gap: .15rem .5rem; padding: .45rem .6rem; border-bottom: 1px solid #e3e3e8; }
+  .queue td { display: block; padding: 0; border: 0; }
+  .queue td.c-main { grid-column: 1 / -1; }
+  .queue td.c-held { text-align: right; }
+  .c-verdict .small, .c-cats .small { display: inline; margin-left: .3rem; }
+  .filters > div { flex: 1 1 45%; }
+  .decide-row { grid-template-columns: minmax(0, 1fr); }
+  dl { gap: .1rem .6rem; }
+  .bar { padding: .4rem .6rem; }
+  #help-open { display: none; }
+  .bar .live { order: 3; flex-basis: 100%; }
+  .queue td.c-conf { text-align: right; padding-right: .25rem; }
+}
 `;
 
 /** The page. `nonce` must be fresh per response and match reviewPageHeaders. */
@@ -350,8 +223,14 @@ export function renderReviewPage(nonce: string): string {
 <style nonce="${nonce}">${STYLE}</style>
 </head>
 <body>
-<main>
+<header class="bar">
 <h1>Held hypotheses</h1>
+<span id="live" class="live" data-state="off"></span>
+<span class="spacer"></span>
+<button type="button" id="help-open" aria-keyshortcuts="?">Keyboard shortcuts <kbd>?</kbd></button>
+<button type="button" id="signout" hidden>Sign out</button>
+</header>
+<main>
 <p id="status" class="status" role="status" aria-live="polite"></p>
 
 <section id="signin" aria-labelledby="signin-h">
@@ -360,63 +239,120 @@ export function renderReviewPage(nonce: string): string {
 <label for="token">Review token</label>
 <p id="token-hint" class="hint">Kept in this browser tab only, and sent with each request; never in the address or a cookie.</p>
 <input id="token" name="token" type="password" autocomplete="off" spellcheck="false" required aria-describedby="token-hint">
-<button type="submit">Sign in</button>
+<button type="submit" class="primary">Sign in</button>
 </form>
 </section>
 
-<div id="app" hidden>
-<div class="toolbar">
-<button type="button" id="refresh">Refresh queue</button>
-<button type="button" id="signout">Sign out</button>
+<div id="app" class="workbench" hidden>
+<section id="queue-pane" class="pane queue-pane" aria-labelledby="queue-h">
+<div class="queue-head">
+<form id="filters" class="filters" role="search" aria-label="Filter the queue">
+<div><label for="f-state">State</label><select id="f-state" aria-keyshortcuts="/"><option value="">All</option><option value="quarantined">Quarantined</option><option value="blocked">Blocked</option></select></div>
+<div><label for="f-category">Category</label><select id="f-category"><option value="">All</option></select></div>
+<div><label for="f-degraded">Classification</label><select id="f-degraded"><option value="">All</option><option value="false">Clean</option><option value="true">Degraded</option></select></div>
+<div><label for="f-age">Held</label><select id="f-age"><option value="">Any time</option><option value="under_1h">Under 1 h ago</option><option value="over_1h">Over 1 h ago</option><option value="over_1d">Over 1 day ago</option><option value="over_7d">Over 7 days ago</option></select></div>
+</form>
+<div class="summary-line"><h2 id="queue-h" tabindex="-1">Queue</h2><span id="queue-summary"></span>
+<span class="spacer"></span>
+<label for="f-order" class="visually-hidden">Order</label><select id="f-order" form="filters"><option value="oldest">Oldest first</option><option value="newest">Newest first</option></select>
+<button type="button" id="refresh">Refresh</button></div>
+<p id="new-held" class="new-held" hidden><button type="button" id="show-new"></button></p>
 </div>
-
-<section aria-labelledby="queue-h">
-<h2 id="queue-h" tabindex="-1">Queue</h2>
-<p id="queue-empty" hidden>No held hypotheses.</p>
-<ul id="queue" class="cards"></ul>
-</section>
-
-<section aria-labelledby="lookup-h">
-<h2 id="lookup-h">Look up a hypothesis</h2>
-<form id="lookup-form" class="inline-form">
+<div id="queue-scroll" class="queue-scroll">
+<table id="queue" class="queue" aria-labelledby="queue-h">
+<thead><tr><th scope="col" class="c-main">Hypothesis, text and rationale</th><th scope="col" class="c-verdict">State</th><th scope="col" class="c-cats">Categories</th><th scope="col" class="c-conf">Conf.</th><th scope="col" class="c-held">Held</th></tr></thead>
+<tbody id="queue-rows"></tbody>
+</table>
+<p id="queue-empty" class="muted more" hidden>No held hypotheses match these filters.</p>
+<button type="button" id="more" class="more" hidden>Load more</button>
+<form id="lookup-form" class="lookup">
 <div>
-<label for="lookup-id">Hypothesis id</label>
+<label for="lookup-id">Look up a hypothesis by id (decided ones too)</label>
 <input id="lookup-id" name="id" required autocomplete="off" spellcheck="false">
 </div>
 <button type="submit">Show</button>
 </form>
+</div>
 </section>
 
-<section id="detail" aria-labelledby="detail-h" hidden>
+<section id="detail" class="pane detail-pane" aria-labelledby="detail-h">
+<div id="last-decision" class="last-decision" tabindex="-1" hidden><strong>Decided: </strong><span id="last-decision-text"></span></div>
+<p id="detail-empty" class="detail-empty">Move through the queue with <kbd>j</kbd> and <kbd>k</kbd>, and open an item with <kbd>Enter</kbd>.</p>
+<div id="detail-body" hidden>
+<button type="button" id="back" class="back">Back to the queue</button>
 <h2 id="detail-h" tabindex="-1">Hypothesis</h2>
+<p id="detail-meta"></p>
+<p id="item-notice" class="item-notice" hidden></p>
+<h3>Verdict</h3>
 <dl id="facts"></dl>
 <h3>Classifier rationale</h3>
-<p id="rationale" class="note"></p>
-<h3>Text, exactly as submitted</h3>
-<pre id="text" class="text"></pre>
-<h3>Cited evidence</h3>
-<div id="evidence"></div>
+<p id="rationale" class="rationale"></p>
+<form id="decide-form" class="decide" aria-labelledby="decide-h">
 <h3 id="decide-h">Decision</h3>
-<form id="decide-form" aria-labelledby="decide-h">
 <p id="decide-closed" hidden></p>
 <div id="decide-fields">
-<p class="hint">Release lets this revision through; Confirm keeps it withheld. A decision is final for its revision.</p>
-<label for="reviewer">Your name</label>
-<p id="reviewer-hint" class="hint">Letters, digits, spaces and . _ @ - only.</p>
+<div class="decide-row">
+<div><label for="reviewer">Your name</label>
 <input id="reviewer" name="by" required maxlength="100" autocomplete="name" aria-describedby="reviewer-hint">
-<label for="note">Why (a note for the audit trail)</label>
-<textarea id="note" name="note" required maxlength="2000" rows="3"></textarea>
-<button type="button" id="release">Release</button>
-<button type="button" id="confirm">Confirm</button>
+<p id="reviewer-hint" class="hint">Letters, digits, spaces and . _ @ - only.</p></div>
+<div><label for="note">Why (a note for the audit trail)</label>
+<textarea id="note" name="note" required maxlength="2000" rows="2"></textarea></div>
+</div>
+<div class="decide-buttons">
+<button type="button" id="release" class="danger" aria-keyshortcuts="r">Release…</button>
+<button type="button" id="confirm" class="primary" aria-keyshortcuts="c">Confirm</button>
+<p class="hint">Release shows it to readers; Confirm keeps it withheld. Final for this revision.</p>
+</div>
 </div>
 </form>
+<h3 id="text-h">Text, exactly as submitted</h3>
+<pre id="text" class="text u" dir="auto" tabindex="0" aria-labelledby="text-h"></pre>
+<h3>Cited evidence</h3>
+<div id="evidence"></div>
+<h3>Earlier revisions</h3>
+<p id="revisions-empty" class="muted">None: this is the first revision.</p>
+<ol id="revisions" class="revisions" reversed></ol>
 <h3 id="history-h" tabindex="-1">Audit history</h3>
-<p id="history-empty">No decisions yet.</p>
+<p id="history-empty" class="muted">No decisions yet.</p>
 <ol id="history" class="history"></ol>
+</div>
 </section>
 </div>
 </main>
-<script nonce="${nonce}">${SCRIPT}</script>
+
+<dialog id="release-dialog" aria-labelledby="release-h">
+<form method="dialog">
+<h2 id="release-h">Release to readers?</h2>
+<p id="release-what"></p>
+<pre id="release-text" class="text u" dir="auto"></pre>
+<p id="release-verdict"></p>
+<p id="release-note" class="note"></p>
+<menu>
+<button type="submit" id="release-cancel" value="cancel">Cancel</button>
+<button type="submit" id="release-go" value="release" class="danger">Release to readers</button>
+</menu>
+</form>
+</dialog>
+
+<dialog id="help-dialog" aria-labelledby="help-h">
+<form method="dialog">
+<h2 id="help-h">Keyboard shortcuts</h2>
+<table class="keys">
+<tbody>
+<tr><td><kbd>j</kbd> / <kbd>k</kbd></td><td>next / previous item in the queue</td></tr>
+<tr><td><kbd>Enter</kbd></td><td>open the item</td></tr>
+<tr><td><kbd>r</kbd></td><td>start releasing the open item: write the note, then <kbd>Ctrl</kbd>+<kbd>Enter</kbd>; you are asked to confirm</td></tr>
+<tr><td><kbd>c</kbd></td><td>start confirming the open item (it stays withheld): write the note, then <kbd>Ctrl</kbd>+<kbd>Enter</kbd></td></tr>
+<tr><td><kbd>/</kbd></td><td>go to the filters</td></tr>
+<tr><td><kbd>Esc</kbd></td><td>drop the action started; else back to the queue</td></tr>
+<tr><td><kbd>?</kbd></td><td>this list</td></tr>
+</tbody>
+</table>
+<p class="hint">Keys act only when the cursor is not in a field.</p>
+<menu><button type="submit" class="primary">Close</button></menu>
+</form>
+</dialog>
+<script nonce="${nonce}">${reviewPageScript()}</script>
 </body>
 </html>
 `;

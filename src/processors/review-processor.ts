@@ -28,7 +28,14 @@ export function createReviewProcessor(deps: ReviewProcessorDeps) {
     const p = parsePayload('review.recorded', job.data);
     let result = await deps.store.get(p.reviewId, p.revision);
     if (!result) {
-      const results = deps.enabled ? await deps.verifier.verify(p.evidence, p.seenUrls, deps.signal) : [];
+      const verified = deps.enabled ? await deps.verifier.verify(p.evidence, p.seenUrls, deps.signal) : [];
+      // The claim and excerpt go with each result: a person reviewing the
+      // hypothesis reads what was cited, not only whether it was found.
+      const results = verified.map((r) => ({
+        ...r,
+        claim: p.evidence[r.index]?.claim ?? '',
+        excerpt: p.evidence[r.index]?.excerpt ?? '',
+      }));
       result = await deps.store.record({
         reviewId: p.reviewId,
         hypothesisId: p.hypothesisId,

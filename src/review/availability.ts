@@ -79,6 +79,7 @@ export function failFastWhenUnreachable(service: ReviewService, redis: Pick<Redi
     };
   return {
     list: guard((limit?: number) => service.list(limit)),
+    queue: guard((query?: Parameters<ReviewService['queue']>[0]) => service.queue(query)),
     show: guard((hypothesisId: string) => service.show(hypothesisId)),
     decide: guard((kind: Parameters<ReviewService['decide']>[0], input: Parameters<ReviewService['decide']>[1]) =>
       service.decide(kind, input),

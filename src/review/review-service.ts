@@ -11,7 +11,6 @@ import type { EventEmitter } from '../events/emitter.js';
 import { eventId } from '../events/event-id.js';
 import { ReviewError } from '../errors.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { Verdict } from '../safety/classification/verdict.js';
 import {
   isHeld,
   makeDecision,
@@ -20,12 +19,24 @@ import {
   stateOf,
   type Decision,
   type DecisionKind,
-  type ReviewState,
 } from '../safety/review/decision.js';
-import type { AuditEntry, DecisionStore } from '../store/decision-store.js';
-import type { ReviewVerification } from '../contracts/results.js';
+import {
+  pageQueue,
+  type QueueCursor,
+  type QueueEntry,
+  type QueueFilter,
+  type QueueOrder,
+} from '../safety/review/queue.js';
+import type {
+  ReviewDecideResult as DecideResult,
+  ReviewItem,
+  ReviewQueueItem,
+  ReviewQueuePage,
+  ReviewRevision,
+} from '../contracts/review-api.js';
+import type { DecisionStore } from '../store/decision-store.js';
 import type { ReviewStore } from '../store/review-store.js';
-import type { HeldSubject, VerdictStore } from '../store/verdict-store.js';
+import type { StoredVerdict, VerdictStore } from '../store/verdict-store.js';
 
 /** Hypothesis ids: the payload contract's own rule, so a decision names only ids a job can carry. */
 export const HypothesisIdSchema = IdSchema;
@@ -39,39 +50,38 @@ const DecideInputSchema = z.object({
 });
 export type DecideInput = z.input<typeof DecideInputSchema>;
 
-export interface ReviewItem {
-  hypothesisId: string;
-  revision: number;
-  state: ReviewState;
-  verdict: Verdict;
-  updatedAt: string;
-  decision?: Decision | undefined;
-  subject?: HeldSubject | undefined;
-  /** The latest verification of each review of this hypothesis. */
-  evidence: ReviewVerification[];
-  history: AuditEntry[];
+export type {
+  ReviewItem,
+  ReviewQueueItem,
+  ReviewQueuePage,
+  ReviewRevision,
+  ReviewDecideResult as DecideResult,
+} from '../contracts/review-api.js';
+/** A queue entry as `list` gives it (the CLI's `quarantine list`). */
+export type ReviewItemSummary = ReviewQueueItem;
+
+/** What `queue` is asked for: filters, order, where the last page ended, and how many. */
+export interface QueueQuery {
+  filter?: QueueFilter | undefined;
+  order?: QueueOrder | undefined;
+  cursor?: QueueCursor | undefined;
+  limit?: number | undefined;
 }
 
-export interface ReviewItemSummary {
-  hypothesisId: string;
-  revision: number;
-  state: ReviewState;
-  action: Verdict['action'];
-  categories: string[];
-  confidence: number;
-  degraded: boolean;
-  updatedAt: string;
-  title?: string | undefined;
-}
-
-export interface DecideResult {
-  decision: Decision;
-  auditEntryId: string;
-}
+/** Queue entries read per request at most: filters, counts and pages cover these (ReviewQueuePage.truncated). */
+export const MAX_SCANNED = 10_000;
+/** Queue entries whose verdicts are read in one go (see `queue`). */
+const READ_BATCH = 500;
+/** Earlier revisions an item shows at most. */
+export const MAX_EARLIER_REVISIONS = 50;
+/** Characters of the text and of the rationale in a queue entry's previews. */
+export const PREVIEW_CHARS = 240;
 
 export interface ReviewService {
   /** Held hypotheses (quarantined or blocked, latest revision), oldest first. */
-  list(limit?: number): Promise<ReviewItemSummary[]>;
+  list(limit?: number): Promise<ReviewQueueItem[]>;
+  /** One page of the held queue, filtered and ordered, with the counts beside each filter. */
+  queue(query?: QueueQuery): Promise<ReviewQueuePage>;
   show(hypothesisId: string): Promise<ReviewItem>;
   decide(kind: DecisionKind, input: DecideInput): Promise<DecideResult>;
 }
@@ -83,6 +93,15 @@ export interface ReviewServiceDeps {
   emitter: EventEmitter;
   metrics?: Metrics | undefined;
   now?: () => Date;
+}
+
+/** The start of a text for a one-line preview: white space runs made one space, cut at a character boundary. */
+export function preview(text: string, chars = PREVIEW_CHARS): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= chars) return flat;
+  // Not inside a surrogate pair: a lone half would show as a replacement character.
+  const cut = /[\uD800-\uDBFF]/.test(flat[chars - 1]!) ? chars - 1 : chars;
+  return `${flat.slice(0, cut)}…`;
 }
 
 function invalid(error: z.ZodError): ReviewError {
@@ -115,45 +134,120 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
     return stored;
   }
 
+  async function queue(query: QueueQuery = {}): Promise<ReviewQueuePage> {
+    const order = query.order ?? 'oldest';
+    const limit = query.limit ?? 200;
+    // The order asked decides which end of a queue too long to read whole is read.
+    const [held, total] = await Promise.all([
+      deps.decisions.heldEntries(MAX_SCANNED, order),
+      deps.decisions.heldCount(),
+    ]);
+    // The verdicts in batches, each batch's reads at once (the connection
+    // pipelines them). Not all at once: each read would wait behind every
+    // read sent before it, and on a long queue the last would pass the review
+    // connection's bound on a command (REVIEW_COMMAND_TIMEOUT_MS).
+    const verdicts: Array<StoredVerdict | undefined> = [];
+    for (let i = 0; i < held.length; i += READ_BATCH) {
+      const batch = held.slice(i, i + READ_BATCH);
+      verdicts.push(
+        ...(await Promise.all(batch.map(({ hypothesisId }) => deps.verdicts.getLatest('hypothesis', hypothesisId)))),
+      );
+    }
+    const entries: Array<QueueEntry & { stored: StoredVerdict }> = [];
+    held.forEach(({ hypothesisId, heldAt }, i) => {
+      const stored = verdicts[i];
+      if (!stored) return;
+      const state = stateOf(stored.verdict);
+      // Decided or re-assessed between the two reads: not held any more.
+      if (state !== 'quarantined' && state !== 'blocked') return;
+      const v = stored.verdict;
+      entries.push({ hypothesisId, heldAt, state, categories: v.categories, degraded: v.degraded, stored });
+    });
+    const page = pageQueue(entries, {
+      filter: query.filter ?? {},
+      order,
+      cursor: query.cursor,
+      limit,
+      now: now().getTime(),
+    });
+    const truncated = total > held.length;
+    // The text only for the page shown: a held text may be long.
+    const subjects = await Promise.all(
+      page.entries.map((e) => deps.verdicts.getHeldSubject(e.hypothesisId, e.stored.revision)),
+    );
+    const items = page.entries.map((e, i): ReviewQueueItem => {
+      const v = e.stored.verdict;
+      const subject = subjects[i];
+      return {
+        hypothesisId: e.hypothesisId,
+        revision: e.stored.revision,
+        state: e.state,
+        action: v.action,
+        categories: v.categories,
+        confidence: v.confidence,
+        degraded: v.degraded,
+        ...(v.reason ? { reason: v.reason } : {}),
+        refusal: v.refusal,
+        updatedAt: e.stored.updatedAt,
+        heldAt: new Date(e.heldAt).toISOString(),
+        ...(subject?.title ? { title: subject.title } : {}),
+        preview: preview(subject?.text ?? ''),
+        rationale: preview(v.rationale),
+      };
+    });
+    return {
+      items,
+      order,
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      counts: truncated ? { ...page.counts, all: total } : page.counts,
+      truncated,
+      scanned: held.length,
+    };
+  }
+
+  /** Earlier revisions of a hypothesis, newest first, with their decisions. */
+  async function revisionsBefore(hypothesisId: string, latestRevision: number): Promise<ReviewRevision[]> {
+    const numbers: number[] = [];
+    for (let r = latestRevision - 1; r >= 0 && numbers.length < MAX_EARLIER_REVISIONS; r--) numbers.push(r);
+    const found = await Promise.all(
+      numbers.map(async (revision): Promise<ReviewRevision | undefined> => {
+        const [verdict, decision] = await Promise.all([
+          deps.verdicts.getRevision('hypothesis', hypothesisId, revision),
+          deps.decisions.get(hypothesisId, revision),
+        ]);
+        if (!verdict) return undefined;
+        return {
+          revision,
+          state: stateOf(verdict, decision),
+          action: verdict.action,
+          categories: verdict.categories,
+          confidence: verdict.confidence,
+          degraded: verdict.degraded,
+          ...(verdict.reason ? { reason: verdict.reason } : {}),
+          ...(decision ? { decision } : {}),
+        };
+      }),
+    );
+    return found.filter((r) => r !== undefined);
+  }
+
   return {
     async list(limit = 200) {
-      const ids = await deps.decisions.held(limit);
-      // Every item's reads at once: the connection pipelines them, instead
-      // of three round trips per item one after another.
-      const items = await Promise.all(
-        ids.map(async (id): Promise<ReviewItemSummary | undefined> => {
-          const stored = await deps.verdicts.getLatest('hypothesis', id);
-          if (!stored) return undefined;
-          const [decision, subject] = await Promise.all([
-            deps.decisions.get(id, stored.revision),
-            deps.verdicts.getHeldSubject(id, stored.revision),
-          ]);
-          const v = stored.verdict;
-          return {
-            hypothesisId: id,
-            revision: stored.revision,
-            state: stateOf(v, decision),
-            action: v.action,
-            categories: v.categories,
-            confidence: v.confidence,
-            degraded: v.degraded,
-            updatedAt: stored.updatedAt,
-            ...(subject?.title ? { title: subject.title } : {}),
-          };
-        }),
-      );
-      return items.filter((item) => item !== undefined);
+      return (await queue({ limit })).items;
     },
+
+    queue,
 
     async show(hypothesisId) {
       const parsed = HypothesisIdSchema.safeParse(hypothesisId);
       if (!parsed.success) throw invalid(parsed.error);
       const stored = await latest(hypothesisId);
-      const [decision, subject, evidence, history] = await Promise.all([
+      const [decision, subject, evidence, history, revisions] = await Promise.all([
         deps.decisions.get(hypothesisId, stored.revision),
         deps.verdicts.getHeldSubject(hypothesisId, stored.revision),
         deps.reviews.ofHypothesis(hypothesisId),
         deps.decisions.history(hypothesisId),
+        revisionsBefore(hypothesisId, stored.revision),
       ]);
       return {
         hypothesisId,
@@ -165,6 +259,7 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
         subject,
         evidence,
         history,
+        revisions,
       };
     },
 

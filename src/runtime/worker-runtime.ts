@@ -17,6 +17,7 @@ import { redactUrl } from '../logging/logger.js';
 import { createMetrics, type Metrics } from '../metrics/metrics.js';
 import { createQueueDepth } from '../metrics/queue-depth.js';
 import { REVIEW_CONNECTION_OPTIONS } from '../review/availability.js';
+import { createReviewFeed, type ReviewFeed } from '../review/review-feed.js';
 import { buildReviewService } from './builders.js';
 import { createConnections } from './connections.js';
 import { buildWorkerGraph } from './graph.js';
@@ -87,6 +88,15 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
 
   let stopping = false;
   let http: RunningHttpServer | undefined;
+  // The review page's live queue: a blocking reader of the event stream, on
+  // a connection of its own that connects only when a page first listens.
+  const feed: ReviewFeed | undefined = config.review.api_token
+    ? createReviewFeed({
+        redis: connections.open('review-feed', { lazyConnect: true }),
+        stream: config.redis.events_stream,
+        logger: logger.child({ component: 'review-feed' }),
+      })
+    : undefined;
   const { shutdown, closed } = createShutdown({
     logger,
     timeoutMs: config.worker.shutdown_timeout_ms,
@@ -96,7 +106,11 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
       // After the jobs: a document still being parsed belongs to a job given up above.
       () => parsePool.close(),
       () => queueDepth.close(),
-      async () => http?.close(),
+      async () => {
+        // Its blocking read is dropped, not waited out, and the pages' streams end with the server.
+        feed?.close();
+        await http?.close();
+      },
       () => connections.closeAll(),
     ],
   });
@@ -128,6 +142,7 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
                 token: config.review.api_token,
                 metrics,
                 logger: logger.child({ component: 'review-api' }),
+                feed,
               }
             : undefined,
         })

@@ -67,6 +67,10 @@ export interface DecisionStore {
   get(hypothesisId: string, revision: number): Promise<Decision | undefined>;
   /** Held hypothesis ids, oldest first. */
   held(limit: number): Promise<string[]>;
+  /** The first `limit` held hypotheses in the order asked, each with when it was held (ms). */
+  heldEntries(limit: number, order: 'oldest' | 'newest'): Promise<Array<{ hypothesisId: string; heldAt: number }>>;
+  /** How many hypotheses are held. */
+  heldCount(): Promise<number>;
   /** The audit trail of one hypothesis, oldest first. */
   history(hypothesisId: string, limit?: number): Promise<AuditEntry[]>;
   /** The whole audit trail, oldest first. */
@@ -143,6 +147,18 @@ export function createDecisionStore(redisClient: Redis, keyPrefix: string): Deci
     },
     async held(limit) {
       return redis.zrange(keys.reviewQueue, 0, limit - 1);
+    },
+    async heldEntries(limit, order) {
+      const flat =
+        order === 'oldest'
+          ? await redis.zrange(keys.reviewQueue, 0, limit - 1, 'WITHSCORES')
+          : await redis.zrange(keys.reviewQueue, 0, limit - 1, 'REV', 'WITHSCORES');
+      const out: Array<{ hypothesisId: string; heldAt: number }> = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) out.push({ hypothesisId: flat[i]!, heldAt: Number(flat[i + 1]) });
+      return out;
+    },
+    async heldCount() {
+      return redis.zcard(keys.reviewQueue);
     },
     async history(hypothesisId, limit = 1000) {
       const entries = (await redis.xrange(keys.itemAudit(hypothesisId), '-', '+', 'COUNT', limit)) as Array<

@@ -381,6 +381,14 @@ describe('the page', () => {
     expect(second.headers.get('content-security-policy')).not.toContain(nonce);
     expect(second.text).not.toContain(REVIEW_TOKEN);
     expect(first.text).toContain('<meta name="viewport"');
+    // One script, bundled from src/http/review-page/, that parses no HTML and evaluates no string.
+    const scripts = [...first.text.matchAll(/<script nonce="[^"]+">([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]!.length).toBeGreaterThan(10_000);
+    expect(scripts[0]).toContain('textContent');
+    for (const sink of ['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'document.write', 'eval(', 'new Function']) {
+      expect(scripts[0], sink).not.toContain(sink);
+    }
   });
 });
 

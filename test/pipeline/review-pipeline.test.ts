@@ -105,6 +105,8 @@ describe('review pipeline', () => {
       ['unverified', 'url_not_seen'],
     ]);
     expect(stored!.results.every((r) => r.citation_unverified === (r.status !== 'ok'))).toBe(true);
+    // What was cited is kept with each result, for the person reviewing the hypothesis.
+    expect(stored!.results.map((r) => [r.claim, r.excerpt])).toEqual(evidence.map((e) => [e.claim, e.excerpt]));
     expect(stored!.counts).toEqual({ ok: 2, unverified: 3, fetch_failed: 5 });
     expect(stored!.summary[u('/missing')]).toEqual({ status: 'fetch_failed', excerpt_len: 8 });
     expect(stored!.summary[u('/article')]!.status).toBe('unverified');

@@ -1,0 +1,121 @@
+/**
+ * What the review API (src/http/review-api.ts) answers, as types: the review
+ * service builds these values and the review page's script
+ * (src/http/review-page/) reads them, so the two cannot disagree. Types only,
+ * so that the page's script, which imports this module, gets no code from it.
+ * See docs/review.md.
+ */
+import type { Verdict } from '../safety/classification/verdict.js';
+import type { Decision, ReviewState } from '../safety/review/decision.js';
+import type { QueueCounts, QueueOrder } from '../safety/review/queue.js';
+import type { ReviewVerification } from './results.js';
+
+/** One held revision in the queue. */
+export interface ReviewQueueItem {
+  hypothesisId: string;
+  revision: number;
+  state: ReviewState;
+  action: Verdict['action'];
+  categories: string[];
+  confidence: number;
+  degraded: boolean;
+  /** Why the verdict is degraded (DEGRADED_REASONS). */
+  reason?: Verdict['reason'];
+  refusal: boolean;
+  /** When the verdict was recorded. */
+  updatedAt: string;
+  /** When the revision was held: the queue's order. */
+  heldAt: string;
+  title?: string | undefined;
+  /** The start of the text, white space runs made one space. */
+  preview: string;
+  /** The start of the classifier's rationale, likewise. */
+  rationale: string;
+}
+
+/** `GET /review/api/items`: one page of the held queue. */
+export interface ReviewQueuePage {
+  items: ReviewQueueItem[];
+  order: QueueOrder;
+  /** Pass as `cursor` for the next page; absent on the last page. */
+  nextCursor?: string | undefined;
+  counts: QueueCounts;
+  /**
+   * The queue is longer than the service reads at once: filters, counts and
+   * pages then cover the `scanned` oldest (or newest) entries, and `counts.all`
+   * is the whole queue.
+   */
+  truncated: boolean;
+  scanned: number;
+}
+
+/** What a person reviewing a held revision reads besides the verdict. */
+export interface ReviewSubject {
+  title?: string | undefined;
+  text: string;
+  goalId?: string | undefined;
+  runId?: string | undefined;
+  agent?: string | undefined;
+}
+
+/** One entry of the audit trail (docs/review.md, "The audit trail"). */
+export interface ReviewAuditEntry {
+  entryId: string;
+  type: 'hypothesis_released' | 'hypothesis_confirmed';
+  hypothesisId: string;
+  revision: number;
+  by: string;
+  at: string;
+  note: string;
+  overriddenAction: string;
+  overriddenCategories: string[];
+  overriddenConfidence: number;
+}
+
+/** An earlier revision of the hypothesis, and what became of it. */
+export interface ReviewRevision {
+  revision: number;
+  state: ReviewState;
+  action: Verdict['action'];
+  categories: string[];
+  confidence: number;
+  degraded: boolean;
+  reason?: Verdict['reason'];
+  decision?: Decision | undefined;
+}
+
+/** `GET /review/api/items/:id`: one hypothesis. */
+export interface ReviewItem {
+  hypothesisId: string;
+  revision: number;
+  state: ReviewState;
+  verdict: Verdict;
+  updatedAt: string;
+  decision?: Decision | undefined;
+  subject?: ReviewSubject | undefined;
+  /** The latest verification of each review of this hypothesis. */
+  evidence: ReviewVerification[];
+  history: ReviewAuditEntry[];
+  /** Earlier revisions, newest first (at most MAX_EARLIER_REVISIONS). */
+  revisions: ReviewRevision[];
+}
+
+/** A decision: `POST /review/api/items/:id/release` and `/confirm`. */
+export interface ReviewDecideResult {
+  decision: Decision;
+  auditEntryId: string;
+}
+
+/**
+ * A change to the queue, as `GET /review/api/feed` streams it: a revision
+ * held (`held`), or decided by a person (`decided`).
+ */
+export interface ReviewFeedChange {
+  kind: 'held' | 'decided';
+  hypothesisId: string;
+  revision: number;
+  state: ReviewState;
+  /** Who decided, for `decided`. */
+  by?: string | undefined;
+  at?: string | undefined;
+}

@@ -1,0 +1,186 @@
+/**
+ * Deciding: the name and the note, Release (after a confirmation that
+ * restates what readers will be shown) or Confirm, and the answer. A
+ * decision is final for its revision, so Release never happens on one
+ * keystroke or click: r or the Release button only opens the question.
+ */
+import type { ReviewDecideResult, ReviewItem } from '../../contracts/review-api.js';
+import { api, itemPath } from './api.js';
+import { byId, el, untrusted } from './dom.js';
+import { categoriesView, confidenceText, exactTime } from './format.js';
+
+const REVIEWER_KEY = 'cosci-review-reviewer';
+/** Characters of the text the release question shows. */
+const RELEASE_PREVIEW_CHARS = 600;
+
+export type Verb = 'release' | 'confirm';
+
+export interface DecideHandlers {
+  /** A decision is about to be sent: the feed may bring its echo before the answer comes. */
+  sending(item: ReviewItem): void;
+  /** The item decided on; the decision and its audit entry id. */
+  decided(item: ReviewItem, verb: Verb, result: ReviewDecideResult): Promise<void>;
+  /** The API refused (someone decided first, a newer revision): the item as it now stands should be shown. */
+  refused(item: ReviewItem, err: unknown): Promise<void>;
+  say(message: string): void;
+}
+
+export class DecideForm {
+  private item: ReviewItem | undefined;
+  private busy = false;
+  /** The action r or c started: Ctrl+Enter in the note takes it. */
+  private pending: Verb | undefined;
+
+  constructor(private readonly handlers: DecideHandlers) {
+    byId('decide-form').addEventListener('submit', (event) => {
+      // Enter in a field decides nothing by itself.
+      event.preventDefault();
+      if (this.pending) void this.take(this.pending);
+      else handlers.say('Choose Release or Confirm.');
+    });
+    byId('reviewer').addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') {
+        event.preventDefault();
+        byId('note').focus();
+      }
+    });
+    byId('note').addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        void this.take(this.pending ?? 'confirm', this.pending === undefined);
+      }
+    });
+    byId('release').addEventListener('click', () => void this.take('release'));
+    byId('confirm').addEventListener('click', () => void this.take('confirm'));
+    byId('release-dialog').addEventListener('close', () => {
+      const dialog = byId<HTMLDialogElement>('release-dialog');
+      if (dialog.returnValue === 'release') void this.send('release');
+      else byId('release').focus();
+    });
+  }
+
+  /** The item to decide on; a held one shows the form, a decided one says who decided. */
+  show(item: ReviewItem): void {
+    this.item = item;
+    this.setPending(undefined);
+    const held = item.state === 'quarantined' || item.state === 'blocked';
+    byId('decide-fields').hidden = !held;
+    const closed = byId('decide-closed');
+    closed.hidden = held;
+    closed.replaceChildren();
+    if (!held) {
+      if (item.decision) {
+        closed.append(
+          el('span', `Revision ${item.revision} was ${item.decision.decision} by `),
+          untrusted('span', item.decision.by, 'who'),
+          el('span', ` at ${exactTime(item.decision.at)}. A decision is final for its revision.`),
+        );
+      } else {
+        closed.textContent = `Revision ${item.revision} is ${item.state}: nothing to decide.`;
+      }
+    }
+    const reviewer = byId<HTMLInputElement>('reviewer');
+    if (held && !reviewer.value) reviewer.value = sessionStorage.getItem(REVIEWER_KEY) ?? '';
+  }
+
+  isOpenFor(id: string): boolean {
+    return this.item?.hypothesisId === id;
+  }
+
+  /** r or c: the form with that action chosen, the cursor where the person has to write. */
+  start(verb: Verb): void {
+    if (!this.item || byId('decide-fields').hidden) {
+      this.handlers.say(this.item ? 'This revision is not held: nothing to decide.' : 'Open an item first (Enter).');
+      return;
+    }
+    this.setPending(verb);
+    const reviewer = byId<HTMLInputElement>('reviewer');
+    (reviewer.value.trim() ? byId('note') : reviewer).focus();
+    this.handlers.say(
+      verb === 'release'
+        ? 'Release: write why, then Ctrl+Enter (or press Release). You will be asked to confirm.'
+        : 'Confirm: write why, then Ctrl+Enter (or press Confirm).',
+    );
+  }
+
+  /** Escape: the action started with r or c is dropped; says whether there was one. */
+  cancel(): boolean {
+    const had = this.pending !== undefined;
+    this.setPending(undefined);
+    if (had) this.handlers.say('Nothing decided.');
+    return had;
+  }
+
+  private setPending(verb: Verb | undefined): void {
+    this.pending = verb;
+    byId('release').classList.toggle('chosen', verb === 'release');
+    byId('confirm').classList.toggle('chosen', verb === 'confirm');
+  }
+
+  /** Release asks first; Confirm goes. With `ask`, Ctrl+Enter without an action started: say so instead. */
+  private async take(verb: Verb, ask = false): Promise<void> {
+    if (!this.item || this.busy) return;
+    if (ask) {
+      this.handlers.say('Choose Release or Confirm (r or c, or the buttons).');
+      return;
+    }
+    if (!byId<HTMLFormElement>('decide-form').reportValidity()) return;
+    if (verb === 'confirm') return this.send('confirm');
+    this.askRelease(this.item);
+  }
+
+  private askRelease(item: ReviewItem): void {
+    const text = item.subject?.text ?? '';
+    const shown = text.length > RELEASE_PREVIEW_CHARS ? `${text.slice(0, RELEASE_PREVIEW_CHARS)}…` : text;
+    const cats = categoriesView(item.verdict);
+    byId('release-h').textContent = `Release revision ${item.revision} to readers?`;
+    byId('release-what').replaceChildren(
+      el('span', 'Readers will be shown '),
+      untrusted('strong', item.subject?.title ?? item.hypothesisId),
+      el('span', text.length > RELEASE_PREVIEW_CHARS ? ` (${text.length} characters; the start below):` : ':'),
+    );
+    byId('release-text').textContent = shown || '(no text kept)';
+    byId('release-verdict').textContent =
+      `The classifier held it: ${item.verdict.action}, ${cats.label}` +
+      (cats.unclassified ? ` (${cats.degradedWhy})` : `, confidence ${confidenceText(item.verdict.confidence)}`) +
+      '. Releasing overrides that; it is final for this revision and goes into the audit trail under your name with your note.';
+    byId('release-note').replaceChildren(
+      el('strong', 'Your note: '),
+      untrusted('span', byId<HTMLTextAreaElement>('note').value.trim()),
+    );
+    const dialog = byId<HTMLDialogElement>('release-dialog');
+    dialog.returnValue = '';
+    dialog.showModal();
+    byId('release-cancel').focus();
+  }
+
+  private async send(verb: Verb): Promise<void> {
+    const item = this.item;
+    if (!item || this.busy) return;
+    const by = byId<HTMLInputElement>('reviewer').value;
+    const form = byId('decide-form');
+    this.busy = true;
+    form.setAttribute('aria-busy', 'true');
+    this.handlers.say(`${verb === 'release' ? 'Releasing' : 'Confirming'} ${item.hypothesisId}...`);
+    this.handlers.sending(item);
+    let result: ReviewDecideResult;
+    try {
+      result = await api<ReviewDecideResult>('POST', `${itemPath(item.hypothesisId)}/${verb}`, {
+        by,
+        note: byId<HTMLTextAreaElement>('note').value,
+        revision: item.revision,
+      });
+    } catch (err) {
+      await this.handlers.refused(item, err);
+      return;
+    } finally {
+      this.busy = false;
+      form.removeAttribute('aria-busy');
+    }
+    sessionStorage.setItem(REVIEWER_KEY, by);
+    byId<HTMLTextAreaElement>('note').value = '';
+    this.setPending(undefined);
+    // What goes wrong from here (opening the next item) is not a refusal of the decision taken.
+    await this.handlers.decided(item, verb, result);
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The item pane: one hypothesis as a reviewer reads it before deciding: the
+ * verdict, the rationale, the text exactly as submitted, what each cited
+ * source was cited for and why it failed, the earlier revisions and the
+ * audit history.
+ */
+import type { ReviewAuditEntry, ReviewItem, ReviewRevision } from '../../contracts/review-api.js';
+import type { ReviewVerification } from '../../contracts/results.js';
+import { citationReasonText } from '../../safety/review/reasons.js';
+import { byId, el, fact, untrusted } from './dom.js';
+import { categoriesView, confidenceText, exactTime, plural, relativeTime, stateText } from './format.js';
+
+function timeText(iso: string): HTMLTimeElement {
+  const t = el('time', `${relativeTime(iso, Date.now())} (${exactTime(iso)})`);
+  t.dateTime = iso;
+  return t;
+}
+
+function verdictLine(v: {
+  action: string;
+  categories: readonly string[];
+  confidence: number;
+  degraded: boolean;
+  reason?: string | undefined;
+}): string {
+  const cats = categoriesView(v);
+  return `${v.action} · ${cats.label}${cats.unclassified ? '' : ` · confidence ${confidenceText(v.confidence)}`}`;
+}
+
+export function renderItem(item: ReviewItem): void {
+  const v = item.verdict;
+  const subject = item.subject;
+  byId('detail-empty').hidden = true;
+  byId('detail-body').hidden = false;
+  byId('item-notice').hidden = true;
+
+  const heading = byId('detail-h');
+  heading.replaceChildren(untrusted('span', subject?.title ?? item.hypothesisId));
+  const meta = byId('detail-meta');
+  meta.replaceChildren(
+    el('span', stateText(item.state), `badge s-${item.state}`),
+    el('span', ' '),
+    untrusted('span', item.hypothesisId, 'rid'),
+    el('span', ` · revision ${item.revision} · classified `),
+    timeText(item.updatedAt),
+  );
+
+  const facts = byId('facts');
+  facts.replaceChildren();
+  const cats = categoriesView(v);
+  fact(facts, 'Action', v.action);
+  const catNode = el('span', cats.label, cats.unclassified ? 'badge unclassified' : '');
+  fact(facts, 'Categories', catNode);
+  fact(facts, 'Confidence', cats.unclassified ? '– (not classified)' : confidenceText(v.confidence));
+  fact(facts, 'Degraded', v.degraded ? `yes: ${cats.degradedWhy}` : 'no: a clean classification');
+  if (v.refusal) fact(facts, 'Model refused', 'yes: the model declined to assess the text');
+  fact(facts, 'Model', v.model);
+  if (subject?.agent) fact(facts, 'Agent', untrusted('span', subject.agent));
+  if (subject?.goalId) fact(facts, 'Goal', untrusted('span', subject.goalId));
+  if (subject?.runId) fact(facts, 'Run', untrusted('span', subject.runId));
+
+  byId('rationale').replaceChildren(untrusted('span', v.rationale || '(none given)'));
+  const text = byId('text');
+  if (subject) {
+    text.textContent = subject.text;
+    byId('text-h').textContent = `Text, exactly as submitted (${plural(subject.text.length, 'character')})`;
+  } else {
+    text.textContent = '(no text kept: only a held revision keeps its text)';
+    byId('text-h').textContent = 'Text';
+  }
+  renderEvidence(item.evidence);
+  renderRevisions(item.revisions);
+  renderHistory(item.history);
+}
+
+function renderEvidence(reviews: ReviewVerification[]): void {
+  const box = byId('evidence');
+  box.replaceChildren();
+  if (reviews.length === 0) {
+    box.append(el('p', 'No review has cited evidence for this hypothesis.', 'muted'));
+    return;
+  }
+  for (const r of reviews) {
+    const part = el('section', null, 'review');
+    const head = el('p', null, 'review-head');
+    const c = r.counts as Partial<Record<string, number>>;
+    head.append(
+      el('strong', 'Review '),
+      untrusted('span', r.reviewId),
+      el('span', ` of revision ${r.revision}, verified `),
+      timeText(r.verifiedAt),
+      el(
+        'span',
+        r.skipped
+          ? ' · verification is off in the configuration'
+          : ` · ${c.ok ?? 0} ok, ${c.unverified ?? 0} unverified, ${c.fetch_failed ?? 0} fetch failed`,
+      ),
+    );
+    part.append(head);
+    const list = el('ol', null, 'citations');
+    for (const x of r.results) {
+      const li = el('li', null, `citation c-${x.status}`);
+      const status = el('p', null, 'citation-status');
+      status.append(
+        el('span', x.status.replace('_', ' '), `badge c-${x.status}`),
+        el('span', ` ${citationReasonText(x.status, x.reason)}`),
+      );
+      const dl = el('dl', null, 'compact');
+      fact(
+        dl,
+        'Claim',
+        x.claim === undefined
+          ? el('span', '(not kept: verified before claims were stored)', 'muted')
+          : untrusted('span', x.claim),
+      );
+      fact(
+        dl,
+        'Excerpt',
+        x.excerpt === undefined
+          ? el('span', `(not kept; ${x.excerptLen} characters)`, 'muted')
+          : untrusted('q', x.excerpt),
+      );
+      fact(dl, 'URL', untrusted('code', x.url, 'url'));
+      li.append(status, dl);
+      list.append(li);
+    }
+    part.append(list);
+    box.append(part);
+  }
+}
+
+function renderRevisions(revisions: ReviewRevision[]): void {
+  const list = byId('revisions');
+  list.replaceChildren();
+  byId('revisions-empty').hidden = revisions.length > 0;
+  for (const r of revisions) {
+    const li = el('li');
+    li.append(
+      el('strong', `Revision ${r.revision}: `),
+      el('span', stateText(r.state), `badge s-${r.state}`),
+      el('span', ` ${verdictLine(r)}`),
+    );
+    if (r.decision) {
+      const by = el('p', null, 'small');
+      by.append(
+        el('span', `${r.decision.decision} by `),
+        untrusted('span', r.decision.by, 'who'),
+        el('span', ' '),
+        timeText(r.decision.at),
+        el('span', ': '),
+        untrusted('span', r.decision.note, 'note'),
+      );
+      li.append(by);
+    }
+    list.append(li);
+  }
+}
+
+function renderHistory(entries: ReviewAuditEntry[]): void {
+  const list = byId('history');
+  list.replaceChildren();
+  byId('history-empty').hidden = entries.length > 0;
+  for (const e of entries) {
+    const li = el('li');
+    const head = el('p');
+    head.append(
+      el('strong', e.type === 'hypothesis_confirmed' ? 'Confirmed' : 'Released'),
+      el('span', ` revision ${e.revision} by `),
+      untrusted('span', e.by, 'who'),
+      el('span', ' '),
+      timeText(e.at),
+    );
+    const why = el('p', null, 'note');
+    why.append(el('strong', 'Why: '), untrusted('span', e.note, 'why'));
+    const verdict = el(
+      'p',
+      `Verdict decided on: ${verdictLine({ action: e.overriddenAction, categories: e.overriddenCategories, confidence: e.overriddenConfidence, degraded: false })} · audit entry ${e.entryId}`,
+      'small',
+    );
+    li.append(head, why, verdict);
+    list.append(li);
+  }
+}
+
+/** A line above the item: a decision taken elsewhere, a new revision. */
+export function notice(text: string): void {
+  const box = byId('item-notice');
+  box.textContent = text;
+  box.hidden = false;
+}

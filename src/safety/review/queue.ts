@@ -1,0 +1,168 @@
+/**
+ * The review queue as a person works it: filters, the order, the counts
+ * beside each filter, and pages that follow a cursor. Pure: the service
+ * reads the held revisions from Redis and hands them here.
+ *
+ * Why a keyset cursor (the held time and the id of the last entry given)
+ * rather than an offset: between two pages, other reviewers decide items and
+ * new ones are held. An offset counts positions, so each decision before it
+ * would make the next page skip an item; a keyset cursor names where the last
+ * page ended, and an entry removed before it moves nothing after it. Every
+ * entry held when the first page was read, and not decided meanwhile, comes
+ * exactly once.
+ */
+
+/** What filtering, ordering and counting need of one held revision. */
+export interface QueueEntry {
+  hypothesisId: string;
+  /** When the revision was held, in ms since the epoch: the queue's order. */
+  heldAt: number;
+  state: 'quarantined' | 'blocked';
+  categories: readonly string[];
+  degraded: boolean;
+}
+
+export const QUEUE_STATES = ['quarantined', 'blocked'] as const;
+export const QUEUE_ORDERS = ['oldest', 'newest'] as const;
+export type QueueOrder = (typeof QUEUE_ORDERS)[number];
+
+export interface QueueFilter {
+  state?: QueueEntry['state'] | undefined;
+  category?: string | undefined;
+  degraded?: boolean | undefined;
+  /** Held at or before this time (ms): older than an age. */
+  heldBefore?: number | undefined;
+  /** Held at or after this time (ms): younger than an age. */
+  heldAfter?: number | undefined;
+}
+
+/** Where a page ended: the last entry given. */
+export interface QueueCursor {
+  heldAt: number;
+  hypothesisId: string;
+}
+
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+
+/** Age bands the counts are given in, youngest first, with their upper bound in ms. */
+export const AGE_BANDS = [
+  ['under_1h', HOUR],
+  ['1h_to_1d', DAY],
+  ['1d_to_7d', 7 * DAY],
+  ['over_7d', Infinity],
+] as const;
+export type AgeBand = (typeof AGE_BANDS)[number][0];
+
+export interface QueueCounts {
+  /** Every held revision, whatever the filters. */
+  all: number;
+  /** Those the filters keep. */
+  matching: number;
+  /**
+   * Per value of each filter, what the queue would hold with that value and
+   * the other filters as they are: the number beside each choice is what
+   * choosing it would show.
+   */
+  state: Record<QueueEntry['state'], number>;
+  category: Record<string, number>;
+  degraded: { yes: number; no: number };
+  age: Record<AgeBand, number>;
+}
+
+export interface QueuePage<T extends QueueEntry> {
+  entries: T[];
+  /** The cursor of the next page; absent on the last one. */
+  nextCursor?: string | undefined;
+  counts: QueueCounts;
+}
+
+type FilterKey = keyof QueueFilter;
+
+function keeps(entry: QueueEntry, filter: QueueFilter, ignore?: FilterKey | 'age'): boolean {
+  if (ignore !== 'state' && filter.state !== undefined && entry.state !== filter.state) return false;
+  if (ignore !== 'category' && filter.category !== undefined && !entry.categories.includes(filter.category)) {
+    return false;
+  }
+  if (ignore !== 'degraded' && filter.degraded !== undefined && entry.degraded !== filter.degraded) return false;
+  if (ignore !== 'age') {
+    if (filter.heldBefore !== undefined && entry.heldAt > filter.heldBefore) return false;
+    if (filter.heldAfter !== undefined && entry.heldAt < filter.heldAfter) return false;
+  }
+  return true;
+}
+
+export function ageBand(heldAt: number, now: number): AgeBand {
+  const age = now - heldAt;
+  for (const [band, upTo] of AGE_BANDS) if (age < upTo) return band;
+  return 'over_7d';
+}
+
+/** The counts beside each filter (see QueueCounts). */
+export function countQueue(entries: readonly QueueEntry[], filter: QueueFilter, now: number): QueueCounts {
+  const counts: QueueCounts = {
+    all: entries.length,
+    matching: 0,
+    state: { quarantined: 0, blocked: 0 },
+    category: {},
+    degraded: { yes: 0, no: 0 },
+    age: { under_1h: 0, '1h_to_1d': 0, '1d_to_7d': 0, over_7d: 0 },
+  };
+  for (const e of entries) {
+    if (keeps(e, filter)) counts.matching++;
+    if (keeps(e, filter, 'state')) counts.state[e.state]++;
+    if (keeps(e, filter, 'category')) {
+      for (const c of new Set(e.categories)) counts.category[c] = (counts.category[c] ?? 0) + 1;
+    }
+    if (keeps(e, filter, 'degraded')) counts.degraded[e.degraded ? 'yes' : 'no']++;
+    if (keeps(e, filter, 'age')) counts.age[ageBand(e.heldAt, now)]++;
+  }
+  return counts;
+}
+
+/** The queue's order: by held time, then by id, so two entries held in the same millisecond keep one order. */
+function compare(a: QueueCursor, b: QueueCursor): number {
+  if (a.heldAt !== b.heldAt) return a.heldAt - b.heldAt;
+  return a.hypothesisId < b.hypothesisId ? -1 : a.hypothesisId > b.hypothesisId ? 1 : 0;
+}
+
+/**
+ * A cursor as text: the held time, a `~`, and the id percent-encoded, so it
+ * is safe in a query string as it is. Clients treat it as opaque.
+ */
+export function encodeCursor(cursor: QueueCursor): string {
+  return `${cursor.heldAt}~${encodeURIComponent(cursor.hypothesisId)}`;
+}
+
+/** Undefined when `text` is not a cursor this module wrote. */
+export function decodeCursor(text: string): QueueCursor | undefined {
+  const m = /^(\d{1,16})~(.+)$/.exec(text);
+  if (!m) return undefined;
+  try {
+    return { heldAt: Number(m[1]), hypothesisId: decodeURIComponent(m[2]!) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One page of the filtered queue in `order`, after `cursor` (the last entry
+ * of the page before), and the counts of the whole queue.
+ */
+export function pageQueue<T extends QueueEntry>(
+  entries: readonly T[],
+  options: { filter: QueueFilter; order: QueueOrder; cursor?: QueueCursor | undefined; limit: number; now: number },
+): QueuePage<T> {
+  const { filter, order, cursor, limit, now } = options;
+  const sign = order === 'oldest' ? 1 : -1;
+  const kept = entries
+    .filter((e) => keeps(e, filter) && (cursor === undefined || sign * compare(e, cursor) > 0))
+    .sort((a, b) => sign * compare(a, b));
+  const page = kept.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    entries: page,
+    ...(kept.length > limit && last ? { nextCursor: encodeCursor(last) } : {}),
+    counts: countQueue(entries, filter, now),
+  };
+}
