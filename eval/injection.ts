@@ -68,7 +68,9 @@ function read(file: string): string {
 function attacks(): Item[] {
   const dir = 'injection';
   const items: Item[] = [];
-  for (const file of readdirSync(path.join(corpusDir, dir)).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(path.join(corpusDir, dir))
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const data = JSON.parse(read(path.join(dir, file))) as unknown;
     const set = file.replace(/\.json$/, '');
     if (Array.isArray(data)) {
@@ -77,7 +79,8 @@ function attacks(): Item[] {
       }
     } else if (data !== null && typeof data === 'object') {
       for (const texts of Object.values(data as Record<string, unknown>)) {
-        if (Array.isArray(texts)) for (const t of texts) if (typeof t === 'string') items.push({ set, text: t, attack: true });
+        if (Array.isArray(texts))
+          for (const t of texts) if (typeof t === 'string') items.push({ set, text: t, attack: true });
       }
     }
   }
@@ -87,7 +90,9 @@ function attacks(): Item[] {
 function benign(): Item[] {
   const dir = 'benign';
   const items: Item[] = [];
-  for (const file of readdirSync(path.join(corpusDir, dir)).filter((f) => f.endsWith('.jsonl')).sort()) {
+  for (const file of readdirSync(path.join(corpusDir, dir))
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()) {
     const set = file.replace(/\.jsonl$/, '');
     for (const line of read(path.join(dir, file)).split('\n')) {
       if (line.trim() === '') continue;
@@ -123,7 +128,7 @@ interface Detector {
 async function npmDetectors(): Promise<Array<Detector | { name: string; how: string; error: string }>> {
   const out: Array<Detector | { name: string; how: string; error: string }> = [];
   try {
-    const guardrail = (await import('llm_guardrail')) as {
+    const guardrail = (await import('llm_guardrail' as string)) as {
       checkInjection: (t: string) => Promise<{ detected: boolean; confidence: number }>;
       checkJailbreak: (t: string) => Promise<{ detected: boolean; confidence: number }>;
     };
@@ -174,12 +179,11 @@ function recallAt(attackScores: number[], benignDesc: number[], fpRate: number):
 
 /** Area under the ROC curve: the chance an attack outscores a benign text, ties counted half. */
 function auc(attackScores: number[], benignScores: number[]): number {
-  const all = [
-    ...attackScores.map((s) => ({ s, a: 1 })),
-    ...benignScores.map((s) => ({ s, a: 0 })),
-  ].sort((x, y) => x.s - y.s);
+  const all = [...attackScores.map((s) => ({ s, a: 1 })), ...benignScores.map((s) => ({ s, a: 0 }))].sort(
+    (x, y) => x.s - y.s,
+  );
   let rankSum = 0;
-  for (let i = 0; i < all.length; ) {
+  for (let i = 0; i < all.length;) {
     let j = i;
     while (j < all.length && all[j]!.s === all[i]!.s) j++;
     const rank = (i + 1 + j) / 2;
@@ -219,6 +223,8 @@ for (const d of [ours, ...(await npmDetectors())]) {
     runs.push({ name: d.name, how: d.how, error: d.error });
     continue;
   }
+  // Warm up each detector on a sample first, so that the timing is of compiled code for all three.
+  for (const item of items.slice(0, 400)) await d.run(item.text);
   const verdicts: Verdict[] = [];
   const t0 = performance.now();
   for (const item of items) verdicts.push(await d.run(item.text));
@@ -226,7 +232,15 @@ for (const d of [ours, ...(await npmDetectors())]) {
 }
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
-const header = ['detector', 'recall @ 1% FP', 'recall @ 0.1% FP', 'ROC AUC', 'own flags: attacks', 'own flags: benign', 'MB/s'];
+const header = [
+  'detector',
+  'recall @ 1% FP',
+  'recall @ 0.1% FP',
+  'ROC AUC',
+  'own flags: attacks',
+  'own flags: benign',
+  'MB/s',
+];
 const rows: string[][] = [];
 const atTheirs: string[][] = [];
 const oursRun = runs[0]!;
@@ -255,7 +269,12 @@ for (const r of runs) {
   ]);
   if (r !== oursRun) {
     const theirFp = flagsB / nBenign;
-    atTheirs.push([r.name, percent(flagsB, nBenign, 2), percent(flagsA, nAttacks), pct(recallAt(oursAttack, oursBenignDesc, theirFp))]);
+    atTheirs.push([
+      r.name,
+      percent(flagsB, nBenign, 2),
+      percent(flagsA, nAttacks),
+      pct(recallAt(oursAttack, oursBenignDesc, theirFp)),
+    ]);
   }
 }
 
@@ -276,7 +295,9 @@ console.log(textTable(header, rows));
 console.log('\n' + textTable(['npm detector', 'its FP rate', 'its recall', 'our recall at its FP rate'], atTheirs));
 console.log(`\nthis detector at the default threshold ${DEFAULT_INJECTION_THRESHOLD}:`);
 console.log(textTable(['set', 'kind', 'texts', 'flagged'], perSet));
-console.log(`\nscores of benign texts: 1% at or above ${suggested}; 0.1% at or above ${oursBenignDesc[Math.floor(0.001 * oursBenignDesc.length)]}`);
+console.log(
+  `\nscores of benign texts: 1% at or above ${suggested}; 0.1% at or above ${oursBenignDesc[Math.floor(0.001 * oursBenignDesc.length)]}`,
+);
 
 if (!values['no-docs']) {
   const body = [

@@ -17,7 +17,7 @@
  * attack in the middle of a long page scores as it would alone.
  */
 import { buildView, scanText } from '../quoting/normalized-view.js';
-import { RULES, SIGNAL_KINDS, SQUASHED_PHRASES, type SignalKind } from './rules.js';
+import { QUESTION_WEIGHT, RULES, SIGNAL_KINDS, SQUASHED_PHRASES, type SignalKind } from './rules.js';
 
 export { SIGNAL_KINDS, type SignalKind } from './rules.js';
 
@@ -29,7 +29,16 @@ export { SIGNAL_KINDS, type SignalKind } from './rules.js';
 export const DEFAULT_INJECTION_THRESHOLD = 0.7;
 
 /** How far apart, in units of the view, two signals may be and still add to one score. */
-export const WINDOW = 600;
+export const WINDOW = 250;
+
+/**
+ * Weak signals alone (the second person, an imperative, a question, an AI
+ * named) are common in ordinary writing that talks to its reader, such as a
+ * how-to page; together they score at most WEAK_CAP, below the default
+ * threshold, unless a signal of at least STRONG weight is in the window.
+ */
+export const WEAK_CAP = 0.6;
+export const STRONG = 0.6;
 
 export interface InjectionSignal {
   kind: SignalKind;
@@ -81,11 +90,37 @@ function findSignals(view: string): ViewSignal[] {
         re.lastIndex++;
         continue;
       }
-      found.push({ kind: rule.kind, from: m.index, to: m.index + m[0].length, weight: rule.weight });
+      // A rule whose first group is the span (the imperative's verb, after the punctuation that opens its sentence).
+      const lead = m[1] === undefined ? 0 : m[0].length - m[1].length;
+      found.push({ kind: rule.kind, from: m.index + lead, to: m.index + m[0].length, weight: rule.weight });
     }
   }
+  findQuestions(view, found);
   findSquashed(view, found);
   return found;
+}
+
+/**
+ * Questions: what a user asks an assistant, rare in the body of a paper. From
+ * each `?` back to the start of its sentence, at most QUESTION_SPAN units.
+ */
+const QUESTION_SPAN = 240;
+function findQuestions(view: string, found: ViewSignal[]): void {
+  let q = view.indexOf('?');
+  while (q !== -1) {
+    let from = q;
+    const stop = Math.max(0, q - QUESTION_SPAN);
+    while (from > stop) {
+      const c = view.charCodeAt(from - 1);
+      if (c === 0x2e || c === 0x21 || c === 0x3f || c === 0x0a || c === 0xbf) break;
+      from--;
+    }
+    // A lone `?` in a URL or a table cell is no question: the sentence needs a few words.
+    if (q - from >= 6 && view.charCodeAt(q - 1) !== 0x3f) {
+      found.push({ kind: 'question', from, to: q + 1, weight: QUESTION_WEIGHT });
+    }
+    q = view.indexOf('?', q + 1);
+  }
 }
 
 /** Upper-case ASCII letters only, and for each the view unit it came from. */
@@ -135,12 +170,14 @@ function windowScore(signals: ViewSignal[]): number {
       lo++;
     }
     let keep = 1;
+    let strongest = 0;
     for (const b of inWindow) {
       let max = 0;
       for (const w of b.keys()) if (w > max) max = w;
       keep *= 1 - max;
+      if (max > strongest) strongest = max;
     }
-    const score = 1 - keep;
+    const score = strongest >= STRONG ? 1 - keep : Math.min(1 - keep, WEAK_CAP);
     if (score > best) best = score;
   }
   return best;
@@ -152,14 +189,19 @@ function windowScore(signals: ViewSignal[]): number {
  */
 export function detectInjection(text: string, options: DetectOptions = {}): InjectionDetection {
   const threshold = options.threshold ?? DEFAULT_INJECTION_THRESHOLD;
-  const { view } = scanText(text);
+  const { view, aligned } = scanText(text);
   const found = findSignals(view);
   if (found.length === 0) return { score: 0, suspected: false, threshold, signals: [] };
   const score = Math.round(windowScore(found) * 1e4) / 1e4;
-  // The map back to the original is built only when there is something to point at.
-  const map = buildView(text);
   found.sort((a, b) => a.from - b.from || b.weight - a.weight);
-  const signals = found.slice(0, MAX_SIGNALS).map((s) => ({
+  const kept = found.slice(0, MAX_SIGNALS);
+  // The map back to the original is built only when the view is not the text's own indices and there is something to point at.
+  if (aligned) {
+    const signals = kept.map((s) => ({ kind: s.kind, start: s.from, end: s.to, weight: s.weight }));
+    return { score, suspected: score >= threshold, threshold, signals };
+  }
+  const map = buildView(text);
+  const signals = kept.map((s) => ({
     kind: s.kind,
     start: map.start[s.from]!,
     end: map.end[s.to - 1]!,

@@ -72,8 +72,7 @@ const B = '(?<![A-Z0-9])';
 const E = '(?![A-Z0-9])';
 /** A short gap inside one line. */
 const gap = (n: number): string => `[^\\n]{0,${n}}?`;
-/** Where a sentence or clause may start: the start of a line, or after end punctuation, a colon or a quote. */
-const SENTENCE_START = `(?<=^[\\s"'*>\\-]{0,4}|[.!?:;"'\\u201C\\u201D)\\]][\\s"'*]{0,4})`;
+export const QUESTION_WEIGHT = 0.3;
 
 const verbs = alt(all(OVERRIDE_VERBS));
 const nouns = alt(all(INSTRUCTION_NOUNS));
@@ -84,7 +83,10 @@ export const RULES: readonly Rule[] = [
   {
     kind: 'override',
     weight: 0.7,
-    pattern: new RegExp(`${B}(?:PREVIOUS|PRIOR|ABOVE|EARLIER|ORIGINAL|OLD)\\s+(?:INSTRUCTIONS|DIRECTIVES|PROMPT|RULES)\\s+(?:ARE|IS|NO LONGER|DO NOT|DON'T)`, 'g'),
+    pattern: new RegExp(
+      `${B}(?:PREVIOUS|PRIOR|ABOVE|EARLIER|ORIGINAL|OLD)\\s+(?:INSTRUCTIONS|DIRECTIVES|PROMPT|RULES)\\s+(?:ARE|IS|NO LONGER|DO NOT|DON'T)`,
+      'g',
+    ),
   },
   {
     kind: 'new_instructions',
@@ -125,7 +127,10 @@ export const RULES: readonly Rule[] = [
   {
     kind: 'persona',
     weight: 0.6,
-    pattern: new RegExp(`${B}(?:YOU\\s+ARE|YOU'RE|AS)\\s+(?:A|AN|THE)?\\s*${gap(24)}(?:AI|ASSISTANT|CHATBOT|LANGUAGE\\s+MODEL|BOT|NAVIGATOR|HACKER|EXPERT)${E}`, 'g'),
+    pattern: new RegExp(
+      `${B}(?:YOU\\s+ARE|YOU'RE|AS)\\s+(?:A|AN|THE)?\\s*${gap(24)}(?:AI|ASSISTANT|CHATBOT|LANGUAGE\\s+MODEL|BOT|NAVIGATOR|HACKER|EXPERT)${E}`,
+      'g',
+    ),
   },
   // A request to reveal a secret or the reader's own instructions.
   {
@@ -171,7 +176,7 @@ export const RULES: readonly Rule[] = [
   {
     kind: 'reader_reference',
     weight: 0.75,
-    pattern: new RegExp(`${B}(?:YOUR|IN\\s+THE)\\s+${alt(READER_OUTPUTS)}${E}`, 'g'),
+    pattern: new RegExp(`${B}YOUR\\s+${alt(READER_OUTPUTS)}${E}`, 'g'),
   },
   { kind: 'reader_reference', weight: 0.3, pattern: new RegExp(`${B}${alt(READER_NAMES)}${E}`, 'g') },
   { kind: 'second_person', weight: 0.3, pattern: new RegExp(`${B}${alt(SECOND_PERSON)}${E}`, 'g') },
@@ -179,13 +184,10 @@ export const RULES: readonly Rule[] = [
   {
     kind: 'imperative',
     weight: 0.45,
-    pattern: new RegExp(`${SENTENCE_START}${alt(IMPERATIVE_VERBS)}${E}(?!\\s+(?:OF|IS|WAS|WERE|ARE|AND|IN|FOR)${E})`, 'gm'),
-  },
-  // A question: what a user asks an assistant, rare in the body of a paper.
-  {
-    kind: 'question',
-    weight: 0.3,
-    pattern: /(?:^|[.!:;"'\n]\s{0,4})[^.!?\n]{6,240}?\?|¿[^?\n]{3,240}\?/g,
+    pattern: new RegExp(
+      `(?:^|[.!?:;"'\\u201C\\u201D)\\]])[\\s"'*>\\-]{0,4}(${alt(IMPERATIVE_VERBS)}${E})(?!\\s+(?:OF|IS|WAS|WERE|ARE|AND|IN|FOR)${E})`,
+      'gm',
+    ),
   },
   // An encoded payload: a long base64 run with digits, or a run of bytes written in binary.
   {
