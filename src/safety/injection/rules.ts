@@ -72,6 +72,8 @@ const B = '(?<![A-Z0-9])';
 const E = '(?![A-Z0-9])';
 /** A short gap inside one line. */
 const gap = (n: number): string => `[^\\n]{0,${n}}?`;
+/** A short gap inside one clause: no line break, comma or sentence end. */
+const clause = (n: number): string => `[^\\n.,;!?]{0,${n}}?`;
 export const QUESTION_WEIGHT = 0.3;
 
 const verbs = alt(all(OVERRIDE_VERBS));
@@ -79,7 +81,16 @@ const nouns = alt(all(INSTRUCTION_NOUNS));
 
 export const RULES: readonly Rule[] = [
   // "Ignore all previous instructions", in any of the lexicons' languages.
-  { kind: 'override', weight: 0.95, pattern: new RegExp(`${B}${verbs}${E}${gap(48)}${B}${nouns}`, 'g') },
+  { kind: 'override', weight: 0.95, pattern: new RegExp(`${B}${verbs}${E}${clause(32)}${B}${nouns}`, 'g') },
+  // Languages whose verb comes last (Japanese, Korean, German's infinitive): the noun, then the verb.
+  {
+    kind: 'override',
+    weight: 0.95,
+    pattern: new RegExp(
+      `${alt([...INSTRUCTION_NOUNS.ja!, ...INSTRUCTION_NOUNS.ko!, ...INSTRUCTION_NOUNS.de!])}${clause(16)}${alt([...OVERRIDE_VERBS.ja!, ...OVERRIDE_VERBS.ko!, 'ignorieren', 'vergessen', 'missachten'])}`,
+      'g',
+    ),
+  },
   {
     kind: 'override',
     weight: 0.7,
