@@ -188,8 +188,21 @@ function windowScore(signals: ViewSignal[]): number {
  * length of the text; never throws on a string.
  */
 export function detectInjection(text: string, options: DetectOptions = {}): InjectionDetection {
-  const threshold = options.threshold ?? DEFAULT_INJECTION_THRESHOLD;
   const { view, aligned } = scanText(text);
+  return detectOnView(text, view, aligned, options);
+}
+
+/**
+ * The detector on a view already read by scanText (quoting reads the text
+ * once for both): `view` and `aligned` must be scanText(text)'s.
+ */
+export function detectOnView(
+  text: string,
+  view: string,
+  aligned: boolean,
+  options: DetectOptions = {},
+): InjectionDetection {
+  const threshold = options.threshold ?? DEFAULT_INJECTION_THRESHOLD;
   const found = findSignals(view);
   if (found.length === 0) return { score: 0, suspected: false, threshold, signals: [] };
   const score = Math.round(windowScore(found) * 1e4) / 1e4;
