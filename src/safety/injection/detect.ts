@@ -17,7 +17,7 @@
  * attack in the middle of a long page scores as it would alone.
  */
 import { buildView, scanText } from '../quoting/normalized-view.js';
-import { QUESTION_WEIGHT, RULES, SIGNAL_KINDS, SQUASHED_PHRASES, type SignalKind } from './rules.js';
+import { ENCODED_WEIGHT, QUESTION_WEIGHT, RULES, SIGNAL_KINDS, SQUASHED_PHRASES, type SignalKind } from './rules.js';
 
 export { SIGNAL_KINDS, type SignalKind } from './rules.js';
 
@@ -90,14 +90,40 @@ function findSignals(view: string): ViewSignal[] {
         re.lastIndex++;
         continue;
       }
+      if (rule.accept !== undefined && !rule.accept(m[0])) continue;
       // A rule whose first group is the span (the imperative's verb, after the punctuation that opens its sentence).
       const lead = m[1] === undefined ? 0 : m[0].length - m[1].length;
       found.push({ kind: rule.kind, from: m.index + lead, to: m.index + m[0].length, weight: rule.weight });
     }
   }
   findQuestions(view, found);
+  findEncodedRuns(view, found);
   findSquashed(view, found);
   return found;
+}
+
+/** 1 for the view units of base64 (the view is upper-case, so letters, digits, `+` and `/`). */
+const BASE64 = new Uint8Array(128);
+for (let c = 0x41; c <= 0x5a; c++) BASE64[c] = 1;
+for (let c = 0x30; c <= 0x39; c++) BASE64[c] = 2;
+BASE64[0x2b] = BASE64[0x2f] = 1;
+const ENCODED_MIN = 40;
+
+/** Runs of at least ENCODED_MIN base64 units that hold a digit (a run without one is a word or a DNA sequence). */
+function findEncodedRuns(view: string, found: ViewSignal[]): void {
+  const n = view.length;
+  let from = 0;
+  let digit = false;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? view.charCodeAt(i) : 0;
+    const kind = c < 128 ? BASE64[c]! : 0;
+    if (kind === 0) {
+      if (digit && i - from >= ENCODED_MIN)
+        found.push({ kind: 'encoded_payload', from, to: i, weight: ENCODED_WEIGHT });
+      from = i + 1;
+      digit = false;
+    } else if (kind === 2) digit = true;
+  }
 }
 
 /**
