@@ -37,6 +37,8 @@ export async function runQuote(args: string[], ctx: CliContext): Promise<number>
   const input = (await readStdin(ctx.stdin)).replace(/\r?\n$/, '');
   const options = {
     datamark: values.datamark,
+    // One text at a time: the command can afford the detector, and says what it found.
+    detect: true,
     ...(ctx.env.COSCI_SAFETY_QUOTING_KEY ? { key: ctx.env.COSCI_SAFETY_QUOTING_KEY } : {}),
   };
   const quoted = values.hypothesis

@@ -10,12 +10,22 @@ export {
   verifyQuoted,
   TAG_PLACEHOLDER,
   type Neutralised,
+  type NeutralizeOptions,
   type QuoteOptions,
   type QuoteTag,
   type Quoted,
   type QuotingReport,
 } from './quote.js';
 export { SAFETY_PREAMBLE } from './preamble.js';
+export {
+  DEFAULT_INJECTION_THRESHOLD,
+  SIGNAL_KINDS,
+  detectInjection,
+  type DetectOptions,
+  type InjectionDetection,
+  type InjectionSignal,
+  type SignalKind,
+} from '../injection/index.js';
 export { datamarkingPreamble, MARKERS } from './datamark.js';
 export { findTags, containsTag, TAG_NAMES, type TagName, type TagSpan } from './tags.js';
 export { PREFIX_KINDS, classifyLine, type PrefixKind } from './prefixes.js';

@@ -345,6 +345,12 @@ export interface TextScan {
   kept: string;
   /** True when the text holds a character that removeInvisible removes. */
   invisible: boolean;
+  /**
+   * True when each unit of the text gave exactly one unit of the view, in
+   * place: an index of the view is then the same index of the text, and a
+   * caller needs no map back (buildView).
+   */
+  aligned: boolean;
 }
 
 // Reused between calls: foldText runs once per checked line, and allocating per call was a large share of its cost.
@@ -379,6 +385,7 @@ export function scanText(text: string, keep?: Uint8Array): TextScan {
   let k = 0;
   let s = 0;
   let invisible = false;
+  let aligned = true;
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -396,12 +403,16 @@ export function scanText(text: string, keep?: Uint8Array): TextScan {
       if (u === 0) {
         // Controls other than the line terminators and tab drop out of the view, and removeInvisible removes them.
         invisible = true;
+        aligned = false;
         i++;
         continue;
       }
       if (u === CR_START) {
         u = LF;
-        if (i + 1 < n && text.charCodeAt(i + 1) === LF) i++;
+        if (i + 1 < n && text.charCodeAt(i + 1) === LF) {
+          aligned = false;
+          i++;
+        }
       }
       if (u !== ESCAPE_START) {
         units[k++] = u;
@@ -440,6 +451,7 @@ export function scanText(text: string, keep?: Uint8Array): TextScan {
         if (folded.length === 0 && isInvisibleCodePoint(c)) invisible = true;
       }
     }
+    if (folded.length !== 1 || width !== 1) aligned = false;
     if (folded.length > 1) {
       const need = k + folded.length + (n - i) + 16;
       viewCapacity(need, k);
@@ -460,7 +472,12 @@ export function scanText(text: string, keep?: Uint8Array): TextScan {
     }
     i += width;
   }
-  return { view: unitsToString(units, k), kept: keep === undefined ? '' : unitsToString(kept, s), invisible };
+  return {
+    view: unitsToString(units, k),
+    kept: keep === undefined ? '' : unitsToString(kept, s),
+    invisible,
+    aligned,
+  };
 }
 
 /** The view's text alone, without the map back to the original. */

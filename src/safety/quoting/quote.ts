@@ -8,6 +8,7 @@ import { removeInvisible, type InvisibleRemoval } from './invisible.js';
 import { scanText } from './normalized-view.js';
 import { markDangerousLines, SQUASH_KEEP, type PrefixKind } from './prefixes.js';
 import { findTags, MAY_OPEN_CLASS, viewHasTag, type TagSpan } from './tags.js';
+import { detectOnView, type InjectionDetection } from '../injection/detect.js';
 
 /** What replaces a removed tag: no bracket, so no new tag can form around it. */
 export const TAG_PLACEHOLDER = '[tag removed]';
@@ -26,6 +27,27 @@ export interface QuotingReport {
   malformedReplaced: number;
   /** True when anything at all was changed. */
   neutralised: boolean;
+  /**
+   * What the injection detector found in the text as given (offsets into it),
+   * when detection was asked for with `detect: true`. Detection changes
+   * nothing in the content.
+   */
+  injection?: InjectionDetection;
+}
+
+export interface NeutralizeOptions {
+  /**
+   * Run the injection detector (src/safety/injection/) and put its result in
+   * `report.injection`. Off by default while the detector runs at a few MB/s:
+   * on, it would cut quoting's throughput to about a third (docs/quoting.md).
+   * @defaultValue false
+   */
+  detect?: boolean;
+  /**
+   * Score at or above which `report.injection.suspected` is true.
+   * @defaultValue DEFAULT_INJECTION_THRESHOLD (the `[safety] injection_threshold` of the service's configuration)
+   */
+  injectionThreshold?: number;
 }
 
 export interface Neutralised {
@@ -75,7 +97,7 @@ function removeRemainingTags(input: string, placeholder: string): { text: string
  * every disguise, removes invisible characters, and brackets lines that
  * imitate instructions.
  */
-export function neutralize(input: string): Neutralised {
+export function neutralize(input: string, options: NeutralizeOptions = {}): Neutralised {
   if (typeof input !== 'string') {
     throw new QuotingError('QUOTING_BAD_INPUT', `text must be a string, got ${input === null ? 'null' : typeof input}`);
   }
@@ -90,6 +112,11 @@ export function neutralize(input: string): Neutralised {
   // of ours and nothing invisible: then it is unchanged until prefix marking,
   // which reads the squashed lines of the same pass.
   const scan = scanText(text, SQUASH_KEEP);
+  // The detector reads the same view, so detection costs no second pass of the normaliser.
+  const injection =
+    options.detect !== true
+      ? undefined
+      : detectOnView(text, scan.view, scan.aligned, { threshold: options.injectionThreshold });
   let tagsRemoved = 0;
   let spans: TagSpan[] = [];
   let invisible: InvisibleRemoval = { text, removed: 0 };
@@ -131,6 +158,7 @@ export function neutralize(input: string): Neutralised {
     prefixKinds: marking.marked,
     malformedReplaced,
     neutralised: tagsRemoved + invisible.removed + marking.total + malformedReplaced > 0,
+    ...(injection === undefined ? {} : { injection }),
   };
   return { content: text, report };
 }
@@ -149,6 +177,13 @@ export interface QuoteOptions {
    * @defaultValue false
    */
   datamark?: boolean;
+  /**
+   * Run the injection detector and put its result in `report.injection`.
+   * @defaultValue false (see NeutralizeOptions.detect)
+   */
+  detect?: boolean;
+  /** Threshold of the detector; see NeutralizeOptions. */
+  injectionThreshold?: number;
 }
 
 export interface Quoted {
@@ -184,7 +219,10 @@ function quoteAs(tag: QuoteTag, input: string, options: QuoteOptions): Quoted {
   }
   const id = escapeId(options.id);
   const key = options.key === undefined ? processKey() : parseKey(options.key);
-  const { content: neutral, report } = neutralize(input);
+  const { content: neutral, report } = neutralize(input, {
+    detect: options.detect,
+    injectionThreshold: options.injectionThreshold,
+  });
   let content = neutral;
   let marker: string | undefined;
   if (options.datamark) {
