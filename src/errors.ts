@@ -41,7 +41,13 @@ export type ErrorCode =
   // Injection quoting (src/safety/quoting/errors.ts).
   | 'QUOTING_BAD_ID'
   | 'QUOTING_BAD_KEY'
-  | 'QUOTING_BAD_INPUT';
+  | 'QUOTING_BAD_INPUT'
+  // The command line (src/cli/).
+  | 'USAGE'
+  | 'INPUT_UNREADABLE'
+  | 'REDIS_UNAVAILABLE'
+  | 'PORT_UNAVAILABLE'
+  | 'INTERNAL';
 
 export class CosciError extends Error {
   override name = 'CosciError';

@@ -67,8 +67,14 @@ const BY_CODE: Record<ErrorCode, FailureOutcome> = {
   QUOTING_BAD_ID: 'unrecoverable',
   QUOTING_BAD_KEY: 'unrecoverable',
   QUOTING_BAD_INPUT: 'unrecoverable',
+  // The command line's own: a command's usage, its input file, its port, a bug.
+  USAGE: 'unrecoverable',
+  INPUT_UNREADABLE: 'unrecoverable',
+  PORT_UNAVAILABLE: 'unrecoverable',
+  INTERNAL: 'unrecoverable',
   // Redis did not answer in time: it may well answer the next attempt.
   REVIEW_UNAVAILABLE: 'retry_job',
+  REDIS_UNAVAILABLE: 'retry_job',
 };
 
 /**

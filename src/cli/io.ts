@@ -1,15 +1,38 @@
 /** Small I/O helpers shared by the CLI commands. */
 import { readFile } from 'node:fs/promises';
+import { CosciError } from '../errors.js';
+import type { CliContext } from './context.js';
 
 /** Reads all of standard input as UTF-8. */
-export async function readStdin(stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {
+export async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Reads a file, or standard input when the path is `-` or missing. */
-export async function readInput(path: string | undefined): Promise<string> {
-  if (path === undefined || path === '-') return readStdin();
-  return readFile(path, 'utf8');
+const WHY: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EISDIR: 'is a directory',
+};
+
+/** Reads a file as UTF-8; a file that cannot be read is INPUT_UNREADABLE, naming it and why. */
+export async function readInputFile(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    throw new CosciError('INPUT_UNREADABLE', `cannot read ${path}: ${WHY[code] ?? (err as Error).message}`, {
+      cause: err,
+    });
+  }
+}
+
+/** Reads `--file`, or standard input when the path is `-` or missing. */
+export async function readInput(ctx: CliContext, path: string | undefined, what: string): Promise<string> {
+  if (path !== undefined && path !== '-') return readInputFile(path);
+  // A person who typed the command without a pipe would otherwise see nothing happen.
+  if ((ctx.stdin as NodeJS.ReadStream).isTTY)
+    ctx.stderr.write(`cosci-safety: reading ${what} from stdin (Ctrl-D ends it)\n`);
+  return readStdin(ctx.stdin);
 }

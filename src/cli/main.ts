@@ -12,7 +12,8 @@ main(process.argv.slice(2), ctx).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`cosci-safety: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    // main reports every failure itself; this is a last resort, still one line.
+    process.stderr.write(`cosci-safety: INTERNAL: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 1;
   },
 );

@@ -1,88 +1,119 @@
-/** Dispatch of the `cosci-safety` subcommands. */
-import { QuotingError } from '../safety/quoting/index.js';
+/**
+ * Dispatch of the `cosci-safety` subcommands, and the one place a command's
+ * failure becomes what the user sees: one line, `cosci-safety: CODE:
+ * message`, and the exit code of src/cli/exit-codes.ts. The stack only with
+ * --debug or COSCI_DEBUG=1.
+ */
+import { CosciError } from '../errors.js';
+import { isHelp } from './args.js';
 import { CLASSIFY_USAGE, runClassify } from './commands/classify.js';
 import { EVENTS_USAGE, runEvents } from './commands/events.js';
-import { PUBLISH_USAGE, runPublish, runSubmit } from './commands/publish.js';
+import { PUBLISH_USAGE, SUBMIT_USAGE, runPublish, runSubmit } from './commands/publish.js';
 import { QUARANTINE_USAGE, runQuarantine } from './commands/quarantine.js';
 import { QUOTE_USAGE, runQuote } from './commands/quote.js';
-import { WORKER_USAGE, runWorker } from './commands/worker.js';
 import { VERIFY_USAGE, runVerify } from './commands/verify.js';
-import { CosciError } from '../errors.js';
+import { WORKER_USAGE, runWorker } from './commands/worker.js';
 import type { CliContext } from './context.js';
-import { UsageError } from './usage-error.js';
+import { EXIT, exitCodeOfError } from './exit-codes.js';
+import { HelpRequest, UsageError } from './usage-error.js';
+import { packageVersion } from './version.js';
 
-const USAGE = `Usage: cosci-safety <command> [options]
+type Command = (args: string[], ctx: CliContext) => Promise<number>;
+
+const COMMANDS: Record<string, { run: Command; usage: string }> = {
+  worker: { run: runWorker, usage: WORKER_USAGE },
+  publish: { run: runPublish, usage: PUBLISH_USAGE },
+  submit: { run: runSubmit, usage: SUBMIT_USAGE },
+  classify: { run: runClassify, usage: CLASSIFY_USAGE },
+  verify: { run: runVerify, usage: VERIFY_USAGE },
+  events: { run: runEvents, usage: EVENTS_USAGE },
+  quarantine: { run: runQuarantine, usage: QUARANTINE_USAGE },
+  quote: { run: runQuote, usage: QUOTE_USAGE },
+};
+
+const EXIT_CODES = Object.entries(EXIT)
+  .map(([name, code]) => `${code} ${name}`)
+  .join(', ');
+
+export const USAGE = `Usage: cosci-safety <command> [options]
 
 Commands:
-  worker      run the classification workers (Redis)
+  worker      run the classification and citation workers (Redis)
   publish     publish a hypothesis.saved or review.recorded job
-  submit      submit a goal.submitted job, optionally waiting for its verdict
+  submit      submit a goal or a final report, optionally waiting for the result
   classify    classify text once with the configured model (no Redis)
   verify      check once that an excerpt is on a web page (no Redis)
   events      print events from the stream
   quarantine  list held hypotheses, show one, release or confirm it
   quote       wrap untrusted text from stdin in boundary tags
 
+Every command answers --help (-h). cosci-safety --version (-V) prints the
+version. --debug (or COSCI_DEBUG=1) prints the stack with an error.
+
 Configuration: --config FILE, else COSCI_SAFETY_CONFIG, else ./cosci-safety.toml
-if present, else defaults; REDIS_URL, ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL
-override the file.
+if present, else defaults; REDIS_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and
+COSCI_REVIEW_TOKEN override the file.
 
-${WORKER_USAGE}
+Exit codes: ${EXIT_CODES} (docs/cli.md).
 
-${PUBLISH_USAGE}
-
-${CLASSIFY_USAGE}
-
-${VERIFY_USAGE}
-
-${EVENTS_USAGE}
-
-${QUARANTINE_USAGE}
-
-${QUOTE_USAGE}`;
-
-type Command = (args: string[], ctx: CliContext) => Promise<number>;
-
-const COMMANDS: Record<string, Command> = {
-  quote: runQuote,
-  worker: runWorker,
-  publish: runPublish,
-  submit: runSubmit,
-  classify: runClassify,
-  events: runEvents,
-  verify: runVerify,
-  quarantine: runQuarantine,
-};
+${Object.values(COMMANDS)
+  .map((c) => c.usage)
+  .join('\n\n')}`;
 
 export async function main(argv: string[], ctx: CliContext): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    ctx.stdout.write(USAGE + '\n');
-    return name === undefined ? 2 : 0;
+  // --debug may come before the command too; the commands accept it after theirs.
+  const args = argv[0] === '--debug' ? argv.slice(1) : argv;
+  const debug = argv.includes('--debug') || ctx.env.COSCI_DEBUG === '1';
+  const [name, ...rest] = args;
+  if (name === undefined) {
+    ctx.stderr.write(USAGE + '\n');
+    return EXIT.usage;
+  }
+  if (isHelp(name)) {
+    const topic = rest[0] === undefined ? undefined : COMMANDS[rest[0]];
+    ctx.stdout.write((topic?.usage ?? USAGE) + '\n');
+    return EXIT.ok;
+  }
+  if (name === '--version' || name === '-V') {
+    ctx.stdout.write(packageVersion() + '\n');
+    return EXIT.ok;
   }
   const command = COMMANDS[name];
-  if (!command) {
-    ctx.stderr.write(`cosci-safety: unknown command '${name}'\n\n${USAGE}\n`);
-    return 2;
-  }
   try {
-    return await command(rest, ctx);
+    if (!command) throw new UsageError(`unknown command '${name}'`);
+    return await command.run(rest, ctx);
   } catch (err) {
-    if (
-      err instanceof UsageError ||
-      (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))
-    ) {
-      ctx.stderr.write(`cosci-safety: ${err.message}\n`);
-      return 2;
+    if (err instanceof HelpRequest) {
+      ctx.stdout.write(err.usage + '\n');
+      return EXIT.ok;
     }
-    if (err instanceof CosciError) {
-      ctx.stderr.write(`cosci-safety: ${err.code}: ${err.message}\n`);
-      return 1;
-    }
-    if (err instanceof QuotingError) {
-      ctx.stderr.write(`cosci-safety: ${err.code}: ${err.message}\n`);
-      return 1;
-    }
-    throw err;
+    return report(err, ctx, debug);
   }
+}
+
+/** One line for the user; the exit code of the error's code. Anything without a code of ours is INTERNAL. */
+function report(err: unknown, ctx: CliContext, debug: boolean): number {
+  const error =
+    err instanceof CosciError
+      ? err
+      : new CosciError('INTERNAL', err instanceof Error ? `${err.name}: ${err.message}` : String(err), { cause: err });
+  const hint =
+    error instanceof UsageError
+      ? ` (cosci-safety ${error.command ?? ''}${error.command ? ' ' : ''}--help)`
+      : error.code === 'INTERNAL' && !debug
+        ? ' (--debug prints the stack)'
+        : '';
+  ctx.stderr.write(`cosci-safety: ${error.code}: ${error.message}${hint}\n`);
+  if (debug) ctx.stderr.write(stackOf(err) + '\n');
+  return exitCodeOfError(error.code);
+}
+
+/** The stack of an error and of each cause under it. */
+function stackOf(err: unknown): string {
+  const lines: string[] = [];
+  for (let e: unknown = err, depth = 0; e !== undefined && depth < 5; depth++) {
+    lines.push(depth === 0 ? '' : 'caused by:', e instanceof Error ? (e.stack ?? e.message) : String(e));
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return lines.filter(Boolean).join('\n');
 }

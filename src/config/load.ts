@@ -15,6 +15,14 @@ export type Env = Readonly<Record<string, string | undefined>>;
 /** The file read when neither --config nor COSCI_SAFETY_CONFIG names one. */
 export const DEFAULT_CONFIG_FILE = 'cosci-safety.toml';
 
+/** Environment variables that override a key of the file: section and key. */
+const ENV_OVERRIDES: Record<string, [string, string]> = {
+  REDIS_URL: ['redis', 'url'],
+  ANTHROPIC_API_KEY: ['anthropic', 'api_key'],
+  ANTHROPIC_BASE_URL: ['anthropic', 'base_url'],
+  COSCI_REVIEW_TOKEN: ['review', 'api_token'],
+};
+
 export interface LoadOptions {
   /** A path given on the command line; takes precedence over COSCI_SAFETY_CONFIG. */
   file?: string | undefined;
@@ -54,17 +62,24 @@ export function loadConfig(options: LoadOptions): { config: Config; file: string
     options.file ?? env.COSCI_SAFETY_CONFIG ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
   const raw: Record<string, unknown> = file === undefined ? {} : readToml(file);
 
-  if (env.REDIS_URL) section(raw, 'redis').url = env.REDIS_URL;
-  if (env.ANTHROPIC_API_KEY) section(raw, 'anthropic').api_key = env.ANTHROPIC_API_KEY;
-  if (env.ANTHROPIC_BASE_URL) section(raw, 'anthropic').base_url = env.ANTHROPIC_BASE_URL;
-  if (env.COSCI_REVIEW_TOKEN) section(raw, 'review').api_token = env.COSCI_REVIEW_TOKEN;
+  // The keys set from the environment, so that a wrong value is traced to the variable.
+  const fromEnv = new Map<string, string>();
+  for (const [variable, [name, key]] of Object.entries(ENV_OVERRIDES)) {
+    const value = env[variable];
+    if (!value) continue;
+    section(raw, name)[key] = value;
+    fromEnv.set(`${name}.${key}`, variable);
+  }
   for (const [name, values] of Object.entries(options.overrides ?? {})) {
     Object.assign(section(raw, name), values);
   }
 
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new ConfigError(`invalid configuration${file ? ` in ${file}` : ''}:\n${formatIssues(parsed.error)}`);
+    const issues = formatIssues(parsed.error).replace(/^([\w.]+):/gm, (line, key: string) =>
+      fromEnv.has(key) ? `${key} (from ${fromEnv.get(key)}):` : line,
+    );
+    throw new ConfigError(`invalid configuration${file ? ` in ${file}` : ''}:\n${issues}`);
   }
   return { config: parsed.data, file };
 }

@@ -9,6 +9,15 @@ import { CATEGORIES } from '../safety/classification/categories.js';
 import { DEFAULT_INJECTION_THRESHOLD } from '../safety/injection/index.js';
 
 const category = z.enum(CATEGORIES);
+
+function isRedisUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return (parsed.protocol === 'redis:' || parsed.protocol === 'rediss:') && parsed.hostname !== '';
+  } catch {
+    return false;
+  }
+}
 const positiveInt = z.number().int().positive();
 
 export const RedisConfigSchema = z
@@ -17,7 +26,16 @@ export const RedisConfigSchema = z
      * Redis URL; the REDIS_URL environment variable overrides it. With
      * `cluster`, one or more node URLs of the cluster, separated by commas.
      */
-    url: z.string().default('redis://127.0.0.1:6379'),
+    url: z
+      .string()
+      .default('redis://127.0.0.1:6379')
+      // Checked here, not on first use: ioredis takes any string as a host
+      // name and retries it without end. The message never echoes the value,
+      // which may hold a password.
+      .refine((url) => url.split(',').every((u) => isRedisUrl(u.trim())), {
+        message:
+          'expected a redis:// or rediss:// URL, such as redis://127.0.0.1:6379 (with cluster, several, comma-separated)',
+      }),
     /**
      * Connect to a Redis Cluster. Every key a script touches must then share a
      * slot: `prefix`, `key_prefix` and `events_stream` must each hold a hash

@@ -55,6 +55,26 @@ function duplicateForBlocking(connection: Redis): Redis {
   return connection.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true });
 }
 
+/**
+ * BullMQ re-emits its connection's errors on the queue, and prints them when
+ * nobody listens. Here they are heard where they matter: the call that
+ * needed Redis rejects with them.
+ */
+function ignoreEmitted(): void {}
+
+/** `work`, or the error of `onTimeout` once `deadline` (ms since the epoch) has passed. */
+async function beforeDeadline<T>(work: Promise<T>, deadline: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export class Publisher {
   private readonly queues = new Map<QueueName, Queue>();
   private readonly queueEvents = new Map<QueueName, QueueEvents>();
@@ -69,6 +89,7 @@ export class Publisher {
     let q = this.queues.get(name);
     if (!q) {
       q = new Queue(name, { connection: this.options.connection as ConnectionOptions, prefix: this.prefix });
+      q.on('error', ignoreEmitted);
       this.queues.set(name, q);
     }
     return q;
@@ -100,7 +121,11 @@ export class Publisher {
     return this.add('review.recorded', reviewJobId(p.reviewId, p.revision), p);
   }
 
-  /** Submits `goal.submitted`; with `wait`, resolves to the verdict. */
+  /**
+   * Submits `goal.submitted`; with `wait`, resolves to the verdict, or
+   * rejects with WAIT_TIMEOUT once `timeoutMs` (default 60 s) has passed,
+   * whatever it was waiting for (Redis, a worker).
+   */
   async submitGoal(
     payload: GoalSubmittedInput,
     options: { wait: true; timeoutMs?: number },
@@ -118,7 +143,8 @@ export class Publisher {
 
   /**
    * Publishes `report.finalized`; with `wait`, resolves to the check's result
-   * (publication waits on it: publish `text` only when `publishable`).
+   * (publication waits on it: publish `text` only when `publishable`), or
+   * rejects with WAIT_TIMEOUT as `submitGoal` does.
    */
   async finalizeReport(
     payload: ReportFinalizedInput,
@@ -142,13 +168,23 @@ export class Publisher {
     what: string,
     timeoutMs = 60_000,
   ): Promise<Published & R> {
-    // Listen before adding, so a fast worker cannot finish the job unseen.
-    const events = await this.events(name);
-    const published = await this.add(name, jobId, data);
-    const job = await this.queue(name).getJob(jobId);
-    if (!job) throw new CosciError('PUBLISH_FAILED', `job ${jobId} vanished after publishing`);
+    // The bound covers the whole call: with Redis out of reach, connecting
+    // and adding would otherwise wait for it without end.
+    const deadline = Date.now() + timeoutMs;
+    const { events, published, job } = await beforeDeadline(
+      (async () => {
+        // Listen before adding, so a fast worker cannot finish the job unseen.
+        const events = await this.events(name);
+        const published = await this.add(name, jobId, data);
+        const job = await this.queue(name).getJob(jobId);
+        if (!job) throw new CosciError('PUBLISH_FAILED', `job ${jobId} vanished after publishing`);
+        return { events, published, job };
+      })(),
+      deadline,
+      () => new CosciError('WAIT_TIMEOUT', `could not publish ${what} within ${timeoutMs} ms: Redis did not answer`),
+    );
     try {
-      const result = (await job.waitUntilFinished(events, timeoutMs)) as R;
+      const result = (await job.waitUntilFinished(events, Math.max(1, deadline - Date.now()))) as R;
       return { ...published, ...result };
     } catch (err) {
       const message = (err as Error).message;
@@ -165,6 +201,7 @@ export class Publisher {
       const connection = this.options.blockingConnection?.() ?? duplicateForBlocking(this.options.connection);
       this.eventsConnections.push(connection);
       events = new QueueEvents(name, { connection: connection as ConnectionOptions, prefix: this.prefix });
+      events.on('error', ignoreEmitted);
       this.queueEvents.set(name, events);
       await events.waitUntilReady();
     }

@@ -68,12 +68,8 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
   setMaxListeners(0, abort.signal);
 
   const { processors, parsePool } = buildWorkerGraph(config, { logger, metrics, connections, signal: abort.signal });
-  const workers = createQueueWorkers(config, processors, {
-    connections,
-    metrics,
-    logger,
-    overrides: options.workerOverrides,
-  });
+  // Filled once the HTTP port is ours (below).
+  const workers = new Map<QueueName, Worker>();
   const service = connections.all.get('service')!;
   // Queue depth, read at scrape time from Redis by one process per cluster.
   const { queue_depth: depthSetting } = config.metrics;
@@ -147,6 +143,16 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
             : undefined,
         })
       : undefined;
+    // The BullMQ workers come after the port: one closed while it is still
+    // connecting (the port taken) emits an error after it has dropped its
+    // listeners, which ends the process with a stack instead of one line.
+    const created = createQueueWorkers(config, processors, {
+      connections,
+      metrics,
+      logger,
+      overrides: options.workerOverrides,
+    });
+    for (const [queue, worker] of created) workers.set(queue, worker);
     for (const [queue, worker] of workers) {
       worker.run().catch((err: unknown) => logger.error({ queue, err: String(err) }, 'worker stopped'));
     }

@@ -39,8 +39,8 @@ describe('pipeline commands', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/PAYLOAD_INVALID: invalid hypothesis\.saved payload: text: /);
     const notJson = await cli(['publish', 'hypothesis'], '{oops');
-    expect(notJson.code).toBe(2);
-    expect(notJson.stderr).toContain('not valid JSON');
+    expect(notJson.code).toBe(1);
+    expect(notJson.stderr).toMatch(/^cosci-safety: PAYLOAD_INVALID: publish hypothesis: not valid JSON: /);
   });
 
   it('submit goal --wait prints the verdict and exits 3 when blocked', async () => {
@@ -52,9 +52,9 @@ describe('pipeline commands', () => {
     expect(JSON.parse(blocked.stdout).verdict.action).toBe('block');
   });
 
-  it('classify prints a verdict without Redis', async () => {
+  it('classify prints a verdict without Redis; a quarantine exits 4', async () => {
     const r = await cli(['classify', '--label', 'hypothesis'], 'Gain of function @@dual_use_bio@0.7@@');
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(4);
     expect(JSON.parse(r.stdout)).toMatchObject({ action: 'quarantine', categories: ['dual_use_bio'], degraded: false });
     expect(r.stderr).not.toContain('sk-cli-secret');
   });

@@ -220,4 +220,14 @@ describe('the cosci-safety/client entry point, installed from the packed tarball
     expect(result.output).toBe('');
     expect(result.code).toBe(0);
   });
+
+  it('installs the command, which answers --version with the package version and --help with its usage', async () => {
+    const installed = join(scratch, 'node_modules', 'cosci-safety');
+    const { version } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string };
+    const main = join(installed, 'dist', 'cli', 'main.js');
+    expect((await run(process.execPath, [main, '--version'], { cwd: scratch })).stdout).toBe(`${version}\n`);
+    expect((await run(process.execPath, [main, 'events', '--help'], { cwd: scratch })).stdout).toMatch(
+      /^cosci-safety events tail/,
+    );
+  });
 });

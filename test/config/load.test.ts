@@ -91,6 +91,25 @@ classifier = "claude-haiku-4-5-20251001"
     ).toContain('both the block and the warn list: cbrn');
   });
 
+  it('refuses a Redis URL that is not one, naming the variable it came from and never echoing it', () => {
+    const fromEnv = error(() => loadConfig({ env: { REDIS_URL: 'notaurl' } }));
+    expect(fromEnv.code).toBe('CONFIG_INVALID');
+    expect(fromEnv.message).toContain('redis.url (from REDIS_URL): expected a redis:// or rediss:// URL');
+    const fromFile = error(() =>
+      loadConfig({ env: {}, file: file('[redis]\nurl = "http://admin:hunter2@redis.internal:6379"\n') }),
+    );
+    expect(fromFile.message).toMatch(/\nredis\.url: expected a redis:\/\/ or rediss:\/\/ URL/);
+    expect(fromFile.message).not.toContain('hunter2');
+    const cluster = loadConfig({
+      env: { REDIS_URL: 'redis://10.0.0.1:7000, rediss://:pw@10.0.0.2:7001' },
+      file: file('[redis]\ncluster = true\nprefix = "{bull}"\nkey_prefix = "{c}"\nevents_stream = "{c}:events"\n'),
+    });
+    expect(cluster.config.redis.url).toBe('redis://10.0.0.1:7000, rediss://:pw@10.0.0.2:7001');
+    expect(error(() => loadConfig({ env: { REDIS_URL: 'redis://10.0.0.1:7000,10.0.0.2:7001' } })).code).toBe(
+      'CONFIG_INVALID',
+    );
+  });
+
   it('reads allow_private_hosts entries with their ports, and names a malformed one', () => {
     const toml = '[citations]\nallow_private_hosts = ["intranet.example", "127.0.0.1:8080", "[::1]:*"]\n';
     expect(loadConfig({ env: {}, file: file(toml) }).config.citations.allow_private_hosts).toEqual([

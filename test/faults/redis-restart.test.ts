@@ -270,8 +270,8 @@ describe('publishing while Redis is down', () => {
     try {
       const outcome = await within(CLI_FAIL_FAST_MS, exited);
       expect(outcome, `the command was still running after ${CLI_FAIL_FAST_MS} ms`).not.toBe('timeout');
-      expect((outcome as { value: number | null }).value).toBe(1);
-      expect(stderr).toMatch(/^cosci-safety: PUBLISH_FAILED: could not publish to hypothesis\.saved: .*ECONNREFUSED/m);
+      expect((outcome as { value: number | null }).value).toBe(5);
+      expect(stderr).toMatch(/^cosci-safety: REDIS_UNAVAILABLE: Redis at .* is unreachable: .*ECONNREFUSED/m);
       expect(stdout).toBe('');
     } finally {
       if (child.exitCode === null) {

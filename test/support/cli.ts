@@ -15,6 +15,36 @@ export interface CliRun {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** From the spawn to the exit, in ms. */
+  elapsedMs: number;
+}
+
+/**
+ * Runs `cosci-safety` from the sources in a child process, as a user does,
+ * with `input` on its stdin. A run still going after `killAfterMs` is killed
+ * (its code is then null), so a command that hangs fails its test instead of
+ * the whole run.
+ */
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; input?: string; killAfterMs?: number } = {},
+): Promise<CliRun> {
+  return new Promise<CliRun>((resolve) => {
+    const started = Date.now();
+    const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+      env: options.env ?? (process.env as Record<string, string>),
+    });
+    let stdout = '';
+    let stderr = '';
+    const killer = setTimeout(() => p.kill('SIGKILL'), options.killAfterMs ?? 60_000);
+    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    p.on('exit', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr, elapsedMs: Date.now() - started });
+    });
+    p.stdin.end(options.input ?? '');
+  });
 }
 
 export interface Cli {
@@ -39,17 +69,7 @@ export function cliFor(h: Harness, fake: FakeAnthropic): Cli {
   };
   return {
     env,
-    run(args, input = '') {
-      return new Promise<CliRun>((resolve) => {
-        const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env });
-        let stdout = '';
-        let stderr = '';
-        p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-        p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-        p.on('exit', (code) => resolve({ code, stdout, stderr }));
-        p.stdin.end(input);
-      });
-    },
+    run: (args, input = '') => runCli(args, { env, input }),
   };
 }
 

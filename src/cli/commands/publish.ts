@@ -1,49 +1,64 @@
 /**
- * `cosci-safety publish hypothesis [--file F]` and
- * `cosci-safety submit goal (--id G --text T | --file F) [--wait]`,
+ * `cosci-safety publish (hypothesis | review) [--file F]`,
+ * `cosci-safety submit goal (--id G --text T | --file F) [--wait]` and
  * `cosci-safety submit report [--file F] [--wait]`.
  */
-import { parseArgs } from 'node:util';
-import { createBlockingConnection, createFailFastConnection } from '../../queues/connection.js';
+import type { Config } from '../../config/schema.js';
+import { CosciError } from '../../errors.js';
 import { Publisher } from '../../queues/publisher.js';
+import { expectPositionals, isHelp, parseCommand } from '../args.js';
 import { cliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
+import { exitCodeOfAction, exitCodeOfReport, EXIT } from '../exit-codes.js';
 import { readInput } from '../io.js';
-import { UsageError } from '../usage-error.js';
+import { openBlockingRedis, openRedis, REDIS_CONNECT_BOUND_MS } from '../redis.js';
+import { HelpRequest, UsageError } from '../usage-error.js';
 
 export const PUBLISH_USAGE = `cosci-safety publish (hypothesis | review) [--config FILE] [--file PAYLOAD.json]
   Publishes a hypothesis.saved or review.recorded job; the JSON payload comes
   from --file or stdin. Prints {"jobId", "created"}; created is false for a
-  duplicate publish.
+  duplicate publish.`;
 
-cosci-safety submit goal [--config FILE] (--id GOAL --text TEXT | --file PAYLOAD.json) [--wait] [--timeout MS]
-  Submits a goal.submitted job; with --wait, prints the verdict when it comes.
-  Exit code 3 when the goal's verdict is block.
+export const SUBMIT_USAGE = `cosci-safety submit goal [--config FILE] (--id GOAL --text TEXT [--run-id RUN] | --file PAYLOAD.json) [--wait] [--timeout MS]
 cosci-safety submit report [--config FILE] [--file PAYLOAD.json] [--wait] [--timeout MS]
-  Submits a report.finalized job (payload from --file or stdin); with --wait,
-  prints the check's result: the redacted text and whether it may be
-  published. Exit code 3 when the report is blocked.`;
+  Submits a goal.submitted or report.finalized job (payload from --file or
+  stdin) and prints {"jobId", "created"}. With --wait, prints the goal's
+  verdict, or the report check's result (the redacted text and whether it may
+  be published), and exits with the verdict's code: 0 allow or warn, 3 block,
+  4 held. --timeout bounds the whole command, reaching Redis included
+  (default 60000 ms); past it, exit code 5.`;
+
+const DEFAULT_WAIT_MS = 60_000;
 
 function parseJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${what}: not valid JSON: ${(err as Error).message}`);
+    throw new CosciError('PAYLOAD_INVALID', `${what}: not valid JSON: ${(err as Error).message}`);
   }
 }
 
+function parseTimeout(command: string, value: string | undefined): number {
+  if (value === undefined) return DEFAULT_WAIT_MS;
+  const ms = Number(value);
+  if (!/^\d+$/.test(value) || ms <= 0) throw new UsageError(`${command}: --timeout must be a positive number of ms`);
+  return ms;
+}
+
+/**
+ * Runs `fn` with a publisher on a connection that is ready. `timeoutMs`
+ * bounds reaching Redis (the publisher's own wait bounds the rest).
+ */
 async function withPublisher<T>(
-  ctx: CliContext,
-  file: string | undefined,
+  config: Config,
   fn: (p: Publisher) => Promise<T>,
+  timeoutMs = REDIS_CONNECT_BOUND_MS,
 ): Promise<T> {
-  const { config } = cliConfig(ctx, file);
-  const connection = createFailFastConnection(config.redis);
-  connection.on('error', () => undefined);
+  const connection = await openRedis(config, Math.min(timeoutMs, REDIS_CONNECT_BOUND_MS));
   const publisher = new Publisher({
     connection,
     prefix: config.redis.prefix,
-    blockingConnection: () => createBlockingConnection(config.redis),
+    blockingConnection: () => openBlockingRedis(config),
   });
   try {
     return await fn(publisher);
@@ -55,85 +70,94 @@ async function withPublisher<T>(
 
 export async function runPublish(args: string[], ctx: CliContext): Promise<number> {
   const [what, ...rest] = args;
-  if (what !== 'hypothesis')
-    throw new UsageError(`publish: expected 'hypothesis', got '${what ?? ''}'\n\n${PUBLISH_USAGE}`);
-  const { values } = parseArgs({
-    args: rest,
-    options: { config: { type: 'string' }, file: { type: 'string' } },
-    strict: true,
+  if (isHelp(what)) throw new HelpRequest(PUBLISH_USAGE);
+  if (what !== 'hypothesis' && what !== 'review') {
+    throw new UsageError(`publish: expected 'hypothesis' or 'review', got '${what ?? ''}'`, 'publish');
+  }
+  const { values, positionals } = parseCommand(`publish ${what}`, PUBLISH_USAGE, rest, {
+    config: { type: 'string' },
+    file: { type: 'string' },
   });
-  const payload = parseJson(await readInput(values.file), `publish ${what}`);
-  const result = await withPublisher(ctx, values.config, (p) =>
+  expectPositionals(`publish ${what}`, positionals, 0, 'no more arguments');
+  const { config } = cliConfig(ctx, values.config);
+  const payload = parseJson(await readInput(ctx, values.file, 'the payload'), `publish ${what}`);
+  const result = await withPublisher(config, (p) =>
     what === 'hypothesis' ? p.publishHypothesisSaved(payload as never) : p.publishReviewRecorded(payload as never),
   );
   ctx.stdout.write(JSON.stringify(result) + '\n');
-  return 0;
+  return EXIT.ok;
 }
 
 export async function runSubmit(args: string[], ctx: CliContext): Promise<number> {
   const [what, ...rest] = args;
+  if (isHelp(what)) throw new HelpRequest(SUBMIT_USAGE);
   if (what === 'report') return runSubmitReport(rest, ctx);
-  if (what !== 'goal')
-    throw new UsageError(`submit: expected 'goal' or 'report', got '${what ?? ''}'\n\n${PUBLISH_USAGE}`);
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      config: { type: 'string' },
-      file: { type: 'string' },
-      id: { type: 'string' },
-      text: { type: 'string' },
-      'run-id': { type: 'string' },
-      wait: { type: 'boolean', default: false },
-      timeout: { type: 'string' },
-    },
-    strict: true,
+  if (what !== 'goal') throw new UsageError(`submit: expected 'goal' or 'report', got '${what ?? ''}'`, 'submit');
+  const { values, positionals } = parseCommand('submit goal', SUBMIT_USAGE, rest, {
+    config: { type: 'string' },
+    file: { type: 'string' },
+    id: { type: 'string' },
+    text: { type: 'string' },
+    'run-id': { type: 'string' },
+    wait: { type: 'boolean', default: false },
+    timeout: { type: 'string' },
   });
+  expectPositionals('submit goal', positionals, 0, 'no more arguments');
+  const timeoutMs = parseTimeout('submit goal', values.timeout);
+  // The bound starts now: reading the configuration and the payload count too.
+  const started = Date.now();
+  const { config } = cliConfig(ctx, values.config);
   let payload: unknown;
   if (values.id !== undefined || values.text !== undefined) {
-    if (values.id === undefined || values.text === undefined)
-      throw new UsageError('submit goal: give both --id and --text, or --file');
+    if (values.id === undefined || values.text === undefined || values.file !== undefined)
+      throw new UsageError('submit goal: give both --id and --text, or --file', 'submit');
     payload = { goalId: values.id, text: values.text, ...(values['run-id'] ? { runId: values['run-id'] } : {}) };
   } else {
-    payload = parseJson(await readInput(values.file), 'submit goal');
+    payload = parseJson(await readInput(ctx, values.file, 'the payload'), 'submit goal');
   }
-  const timeoutMs = values.timeout === undefined ? 60_000 : Number(values.timeout);
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
-    throw new UsageError('submit goal: --timeout must be a positive number of ms');
   if (!values.wait) {
-    const result = await withPublisher(ctx, values.config, (p) => p.submitGoal(payload as never));
+    const result = await withPublisher(config, (p) => p.submitGoal(payload as never));
     ctx.stdout.write(JSON.stringify(result) + '\n');
-    return 0;
+    return EXIT.ok;
   }
-  const result = await withPublisher(ctx, values.config, (p) =>
-    p.submitGoal(payload as never, { wait: true, timeoutMs }),
+  const result = await withPublisher(
+    config,
+    (p) => p.submitGoal(payload as never, { wait: true, timeoutMs: remaining(started, timeoutMs, 'goal') }),
+    remaining(started, timeoutMs, 'goal'),
   );
   ctx.stdout.write(JSON.stringify(result, null, 2) + '\n');
-  return result.verdict.action === 'block' ? 3 : 0;
+  return exitCodeOfAction(result.verdict.action);
 }
 
 async function runSubmitReport(args: string[], ctx: CliContext): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      config: { type: 'string' },
-      file: { type: 'string' },
-      wait: { type: 'boolean', default: false },
-      timeout: { type: 'string' },
-    },
-    strict: true,
+  const { values, positionals } = parseCommand('submit report', SUBMIT_USAGE, args, {
+    config: { type: 'string' },
+    file: { type: 'string' },
+    wait: { type: 'boolean', default: false },
+    timeout: { type: 'string' },
   });
-  const payload = parseJson(await readInput(values.file), 'submit report');
-  const timeoutMs = values.timeout === undefined ? 60_000 : Number(values.timeout);
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
-    throw new UsageError('submit report: --timeout must be a positive number of ms');
+  expectPositionals('submit report', positionals, 0, 'no more arguments');
+  const timeoutMs = parseTimeout('submit report', values.timeout);
+  const started = Date.now();
+  const { config } = cliConfig(ctx, values.config);
+  const payload = parseJson(await readInput(ctx, values.file, 'the payload'), 'submit report');
   if (!values.wait) {
-    const result = await withPublisher(ctx, values.config, (p) => p.finalizeReport(payload as never));
+    const result = await withPublisher(config, (p) => p.finalizeReport(payload as never));
     ctx.stdout.write(JSON.stringify(result) + '\n');
-    return 0;
+    return EXIT.ok;
   }
-  const result = await withPublisher(ctx, values.config, (p) =>
-    p.finalizeReport(payload as never, { wait: true, timeoutMs }),
+  const result = await withPublisher(
+    config,
+    (p) => p.finalizeReport(payload as never, { wait: true, timeoutMs: remaining(started, timeoutMs, 'report') }),
+    remaining(started, timeoutMs, 'report'),
   );
   ctx.stdout.write(JSON.stringify(result, null, 2) + '\n');
-  return result.publishable ? 0 : 3;
+  return exitCodeOfReport(result);
+}
+
+/** What is left of the command's bound; none left is WAIT_TIMEOUT. */
+function remaining(started: number, timeoutMs: number, what: string): number {
+  const left = started + timeoutMs - Date.now();
+  if (left <= 0) throw new CosciError('WAIT_TIMEOUT', `no result for the ${what} within ${timeoutMs} ms`);
+  return left;
 }

@@ -3,12 +3,13 @@
  * scientist's review of held hypotheses, from a terminal. The same service
  * as the HTTP review API.
  */
-import { parseArgs } from 'node:util';
-import { createBlockingConnection } from '../../queues/connection.js';
 import { buildReviewService } from '../../runtime/builders.js';
+import { expectPositionals, isHelp, parseCommand } from '../args.js';
 import { cliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
-import { UsageError } from '../usage-error.js';
+import { EXIT } from '../exit-codes.js';
+import { withRedis } from '../redis.js';
+import { HelpRequest, UsageError } from '../usage-error.js';
 
 export const QUARANTINE_USAGE = `cosci-safety quarantine list [--config FILE] [--limit N] [--json]
 cosci-safety quarantine show ID [--config FILE]
@@ -21,49 +22,48 @@ cosci-safety quarantine confirm ID --by NAME --note TEXT [--revision N] [--confi
   hypothesis_confirmed, and is appended to the audit stream. With --revision,
   the decision is refused if a newer revision has arrived since.`;
 
+const SUBCOMMANDS = ['list', 'show', 'release', 'confirm'] as const;
+type Subcommand = (typeof SUBCOMMANDS)[number];
+
 export async function runQuarantine(args: string[], ctx: CliContext): Promise<number> {
   const [what, ...rest] = args;
-  if (what !== 'list' && what !== 'show' && what !== 'release' && what !== 'confirm') {
-    throw new UsageError(`quarantine: expected list, show, release or confirm\n\n${QUARANTINE_USAGE}`);
+  if (isHelp(what)) throw new HelpRequest(QUARANTINE_USAGE);
+  if (!(SUBCOMMANDS as readonly string[]).includes(what ?? '')) {
+    throw new UsageError(`quarantine: expected list, show, release or confirm, got '${what ?? ''}'`, 'quarantine');
   }
-  const { values, positionals } = parseArgs({
-    args: rest,
-    options: {
-      config: { type: 'string' },
-      limit: { type: 'string', default: '200' },
-      json: { type: 'boolean', default: false },
-      by: { type: 'string' },
-      note: { type: 'string' },
-      revision: { type: 'string' },
-    },
-    allowPositionals: true,
-    strict: true,
+  const sub = what as Subcommand;
+  const command = `quarantine ${sub}`;
+  const { values, positionals } = parseCommand(command, QUARANTINE_USAGE, rest, {
+    config: { type: 'string' },
+    limit: { type: 'string', default: '200' },
+    json: { type: 'boolean', default: false },
+    by: { type: 'string' },
+    note: { type: 'string' },
+    revision: { type: 'string' },
   });
-  const id = positionals[0];
-  if (what !== 'list' && (id === undefined || positionals.length !== 1)) {
-    throw new UsageError(`quarantine ${what}: expected one hypothesis id\n\n${QUARANTINE_USAGE}`);
-  }
-  if (what === 'release' || what === 'confirm') {
-    if (values.by === undefined) throw new UsageError(`quarantine ${what}: --by NAME is required`);
-    if (values.note === undefined) throw new UsageError(`quarantine ${what}: --note TEXT is required`);
+  const [id] =
+    sub === 'list'
+      ? expectPositionals(command, positionals, 0, 'no hypothesis id')
+      : expectPositionals(command, positionals, 1, 'one hypothesis id');
+  if (sub === 'release' || sub === 'confirm') {
+    if (values.by === undefined) throw new UsageError(`${command}: --by NAME is required`, 'quarantine');
+    if (values.note === undefined) throw new UsageError(`${command}: --note TEXT is required`, 'quarantine');
   }
   let revision: number | undefined;
   if (values.revision !== undefined) {
     revision = Number(values.revision);
     if (!Number.isInteger(revision) || revision < 0) {
-      throw new UsageError('quarantine: --revision must be a whole number');
+      throw new UsageError(`${command}: --revision must be a whole number`, 'quarantine');
     }
   }
   const limit = Number(values.limit);
   if (!Number.isInteger(limit) || limit <= 0)
-    throw new UsageError('quarantine list: --limit must be a positive integer');
+    throw new UsageError(`${command}: --limit must be a positive integer`, 'quarantine');
 
   const { config } = cliConfig(ctx, values.config);
-  const redis = createBlockingConnection(config.redis, { maxRetriesPerRequest: 1 });
-  redis.on('error', () => undefined);
-  try {
+  return withRedis(config, async (redis) => {
     const service = buildReviewService(config, redis);
-    if (what === 'list') {
+    if (sub === 'list') {
       const items = await service.list(limit);
       if (values.json) {
         for (const item of items) ctx.stdout.write(JSON.stringify(item) + '\n');
@@ -78,21 +78,19 @@ export async function runQuarantine(args: string[], ctx: CliContext): Promise<nu
           );
         }
       }
-      return 0;
+      return EXIT.ok;
     }
-    if (what === 'show') {
+    if (sub === 'show') {
       ctx.stdout.write(JSON.stringify(await service.show(id!), null, 2) + '\n');
-      return 0;
+      return EXIT.ok;
     }
-    const result = await service.decide(what === 'release' ? 'released' : 'confirmed', {
+    const result = await service.decide(sub === 'release' ? 'released' : 'confirmed', {
       hypothesisId: id!,
       by: values.by!,
       note: values.note!,
       ...(revision === undefined ? {} : { revision }),
     });
     ctx.stdout.write(JSON.stringify(result) + '\n');
-    return 0;
-  } finally {
-    redis.disconnect();
-  }
+    return EXIT.ok;
+  });
 }

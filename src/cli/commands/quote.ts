@@ -2,11 +2,12 @@
  * `cosci-safety quote --id ID [--hypothesis] [--datamark]`: reads stdin, prints
  * the wrapped text on stdout and the report on stderr as one line of JSON.
  */
-import { parseArgs } from 'node:util';
 import { quoteHypothesis, quoteUntrusted } from '../../safety/quoting/index.js';
+import { expectPositionals, parseCommand } from '../args.js';
+import type { CliContext } from '../context.js';
+import { EXIT } from '../exit-codes.js';
 import { readStdin } from '../io.js';
 import { UsageError } from '../usage-error.js';
-import type { CliContext } from '../context.js';
 
 export const QUOTE_USAGE = `cosci-safety quote --id ID [--hypothesis] [--datamark]
   Reads untrusted text on stdin and prints it wrapped in boundary tags.
@@ -18,21 +19,13 @@ export const QUOTE_USAGE = `cosci-safety quote --id ID [--hypothesis] [--datamar
   The report (what was neutralised) goes to stderr as JSON.`;
 
 export async function runQuote(args: string[], ctx: CliContext): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      id: { type: 'string' },
-      hypothesis: { type: 'boolean', default: false },
-      datamark: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
+  const { values, positionals } = parseCommand('quote', QUOTE_USAGE, args, {
+    id: { type: 'string' },
+    hypothesis: { type: 'boolean', default: false },
+    datamark: { type: 'boolean', default: false },
   });
-  if (values.help) {
-    ctx.stdout.write(QUOTE_USAGE + '\n');
-    return 0;
-  }
-  if (values.id === undefined || values.id === '') throw new UsageError('quote: --id is required');
+  expectPositionals('quote', positionals, 0, 'no arguments');
+  if (values.id === undefined || values.id === '') throw new UsageError('quote: --id is required', 'quote');
   // A shell pipe ends its text with a newline; it is not part of the source.
   const input = (await readStdin(ctx.stdin)).replace(/\r?\n$/, '');
   const options = {
@@ -53,5 +46,5 @@ export async function runQuote(args: string[], ctx: CliContext): Promise<number>
       ...(quoted.marker === undefined ? {} : { marker: quoted.marker, preamble: quoted.preamble }),
     }) + '\n',
   );
-  return 0;
+  return EXIT.ok;
 }

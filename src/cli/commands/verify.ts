@@ -1,42 +1,37 @@
 /**
  * `cosci-safety verify --url U --excerpt E`: one-off citation check, no Redis
  * (no cache): fetches the page with every guard of the worker and prints the
- * result as JSON. Exit code 3 when the citation is not ok.
+ * result as JSON.
  */
-import { parseArgs } from 'node:util';
 import { buildParsePool, buildVerifier } from '../../runtime/builders.js';
+import { expectPositionals, parseCommand } from '../args.js';
 import { cliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
+import { exitCodeOfCitation } from '../exit-codes.js';
+import { readInputFile } from '../io.js';
 import { UsageError } from '../usage-error.js';
 
 export const VERIFY_USAGE = `cosci-safety verify [--config FILE] --url URL (--excerpt TEXT | --excerpt-file FILE)
   Fetches URL (http or https, public addresses only unless allow-listed in
   citations.allow_private_hosts) and checks that the excerpt is on the page.
-  Prints {status, reason?, excerptLen, ...}; exit code 3 when not ok.`;
+  Prints {status, reason?, excerptLen, ...}. Exit code 0 when the excerpt is
+  on the page, 4 when it is not (unverified), 1 when the URL may not be
+  fetched (blocked_address, invalid_url, unsupported_scheme), 5 when the page
+  could not be read (timeout, connection_error, http_404, ...).`;
 
 export async function runVerify(args: string[], ctx: CliContext): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      config: { type: 'string' },
-      url: { type: 'string' },
-      excerpt: { type: 'string' },
-      'excerpt-file': { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
+  const { values, positionals } = parseCommand('verify', VERIFY_USAGE, args, {
+    config: { type: 'string' },
+    url: { type: 'string' },
+    excerpt: { type: 'string' },
+    'excerpt-file': { type: 'string' },
   });
-  if (values.help) {
-    ctx.stdout.write(VERIFY_USAGE + '\n');
-    return 0;
-  }
-  if (!values.url) throw new UsageError('verify: --url is required');
-  let excerpt = values.excerpt;
-  if (excerpt === undefined && values['excerpt-file'] !== undefined) {
-    const { readFile } = await import('node:fs/promises');
-    excerpt = await readFile(values['excerpt-file'], 'utf8');
-  }
-  if (excerpt === undefined) throw new UsageError('verify: --excerpt or --excerpt-file is required');
+  expectPositionals('verify', positionals, 0, 'no arguments');
+  if (!values.url) throw new UsageError('verify: --url is required', 'verify');
+  if (values.excerpt !== undefined && values['excerpt-file'] !== undefined)
+    throw new UsageError('verify: give --excerpt or --excerpt-file, not both', 'verify');
+  const excerpt = values['excerpt-file'] !== undefined ? await readInputFile(values['excerpt-file']) : values.excerpt;
+  if (excerpt === undefined) throw new UsageError('verify: --excerpt or --excerpt-file is required', 'verify');
   const { config } = cliConfig(ctx, values.config);
   // The page is parsed in a thread under the worker's bounds, as in the worker.
   const parsePool = buildParsePool(config);
@@ -44,7 +39,7 @@ export async function runVerify(args: string[], ctx: CliContext): Promise<number
     const verifier = buildVerifier(config, { reader: parsePool });
     const [result] = await verifier.verify([{ claim: '', url: values.url, excerpt }]);
     ctx.stdout.write(JSON.stringify(result, null, 2) + '\n');
-    return result!.status === 'ok' ? 0 : 3;
+    return exitCodeOfCitation(result!);
   } finally {
     await parsePool.close();
   }

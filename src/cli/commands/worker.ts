@@ -6,35 +6,33 @@
  * the queue); a second one exits at once, since an operator who asks twice
  * means it. SIGHUP is not handled: there is no configuration reload.
  */
-import { parseArgs } from 'node:util';
+import type { Config } from '../../config/schema.js';
 import { QUEUE_NAMES } from '../../contracts/queues.js';
+import { CosciError } from '../../errors.js';
 import { startWorkerRuntime } from '../../runtime/worker-runtime.js';
+import { expectPositionals, parseCommand } from '../args.js';
 import { cliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
+import { EXIT } from '../exit-codes.js';
 import { UsageError } from '../usage-error.js';
 
 export const WORKER_USAGE = `cosci-safety worker [--config FILE] [--queues a,b] [--concurrency N] [--port N]
   Runs the classification processors against Redis until SIGTERM/SIGINT.
+  Redis must be running: until it answers, the worker waits for it and
+  /readyz says not ready.
   --queues        which queues this process works on (${QUEUE_NAMES.join(', ')})
   --concurrency   jobs in flight per queue
-  --port          port of /metrics, /healthz, /readyz (0: any free port)`;
+  --port          port of /metrics, /healthz, /readyz (overrides metrics.port,
+                  default 9464; 0: any free port)`;
 
 export async function runWorker(args: string[], ctx: CliContext): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      config: { type: 'string' },
-      queues: { type: 'string' },
-      concurrency: { type: 'string' },
-      port: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
+  const { values, positionals } = parseCommand('worker', WORKER_USAGE, args, {
+    config: { type: 'string' },
+    queues: { type: 'string' },
+    concurrency: { type: 'string' },
+    port: { type: 'string' },
   });
-  if (values.help) {
-    ctx.stdout.write(WORKER_USAGE + '\n');
-    return 0;
-  }
+  expectPositionals('worker', positionals, 0, 'no arguments');
   const worker: Record<string, unknown> = {};
   const metrics: Record<string, unknown> = {};
   if (values.queues !== undefined)
@@ -43,15 +41,22 @@ export async function runWorker(args: string[], ctx: CliContext): Promise<number
       .map((q) => q.trim())
       .filter(Boolean);
   if (values.concurrency !== undefined) {
-    if (!/^\d+$/.test(values.concurrency)) throw new UsageError('worker: --concurrency must be a positive integer');
+    if (!/^\d+$/.test(values.concurrency))
+      throw new UsageError('worker: --concurrency must be a positive integer', 'worker');
     worker.concurrency = Number(values.concurrency);
   }
   if (values.port !== undefined) {
-    if (!/^\d+$/.test(values.port)) throw new UsageError('worker: --port must be a number');
+    if (!/^\d+$/.test(values.port)) throw new UsageError('worker: --port must be a number', 'worker');
     metrics.port = Number(values.port);
   }
   const { config, logger } = cliConfig(ctx, values.config, { worker, metrics });
-  const runtime = await startWorkerRuntime({ config, logger });
+  let runtime;
+  try {
+    runtime = await startWorkerRuntime({ config, logger });
+  } catch (err) {
+    // The runtime has closed what it opened; what is left is to say why in one line.
+    throw portUnavailable(err, config, values.port !== undefined) ?? err;
+  }
   if (runtime.http)
     ctx.stderr.write(`cosci-safety worker: metrics on http://${config.metrics.host}:${runtime.http.port}/metrics\n`);
 
@@ -69,5 +74,19 @@ export async function runWorker(args: string[], ctx: CliContext): Promise<number
   await runtime.closed;
   process.off('SIGTERM', onSignal);
   process.off('SIGINT', onSignal);
-  return 0;
+  return EXIT.ok;
+}
+
+/** The metrics port taken or forbidden, as PORT_UNAVAILABLE naming the port and the flag; otherwise undefined. */
+function portUnavailable(err: unknown, config: Config, fromFlag: boolean): CosciError | undefined {
+  const { code, syscall } = err as NodeJS.ErrnoException;
+  if (syscall !== 'listen' || (code !== 'EADDRINUSE' && code !== 'EACCES')) return undefined;
+  const { host, port } = config.metrics;
+  const why = code === 'EADDRINUSE' ? 'is already in use' : 'may not be opened by this user';
+  return new CosciError(
+    'PORT_UNAVAILABLE',
+    `port ${port} on ${host} ${why} (the metrics port, ${fromFlag ? '--port' : 'metrics.port'}); ` +
+      'choose another with --port N, or --port 0 for any free port',
+    { cause: err },
+  );
 }

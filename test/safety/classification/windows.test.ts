@@ -24,6 +24,13 @@ describe('windows', () => {
     expect(needed).toBe(14);
   });
 
+  it('covers 122,000 characters with the default sizes, as docs/contract.md says', () => {
+    const covered = splitWindows('x'.repeat(122_000), 8000, 400, 16);
+    expect(covered.windows).toHaveLength(16);
+    expect(covered.needed).toBe(16);
+    expect(splitWindows('x'.repeat(122_001), 8000, 400, 16).needed).toBe(17);
+  });
+
   it('never splits a surrogate pair', () => {
     const text = '😀'.repeat(6000);
     for (const w of splitWindows(text, 1001, 100, 100).windows) expect(w.isWellFormed()).toBe(true);

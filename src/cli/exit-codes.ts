@@ -1,0 +1,118 @@
+/**
+ * The exit codes of every command, in one table (docs/cli.md#exit-codes).
+ * A script branches on the code: 0 may go on; 1 must change its request; 2
+ * must change its command line; 3 and 4 must not use what it asked about
+ * (blocked for good, or held for a person); 5 may try again later.
+ */
+import type { CitationResult, ReportResult } from '../contracts/results.js';
+import type { ErrorCode } from '../errors.js';
+import type { Action } from '../safety/classification/verdict.js';
+
+export const EXIT = {
+  /** Allow or warn; a job published; a decision recorded; help printed. */
+  ok: 0,
+  /** The request was refused: bad input, a configuration or a review request the service refused. */
+  refused: 1,
+  /** The command line is wrong: an unknown command or option, a missing argument. */
+  usage: 2,
+  /** The verdict blocks it. */
+  blocked: 3,
+  /** Held: quarantined (a degraded verdict is, by default), a report that may not be published, an unverified citation. */
+  held: 4,
+  /** Nothing was decided: Redis or a page could not be reached, or no result came in time. Try again later. */
+  unavailable: 5,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** Every error code, decided; a new code does not compile until it is placed here. */
+const BY_CODE: Record<ErrorCode, ExitCode> = {
+  USAGE: EXIT.usage,
+  // What the caller gave, or what the service refused to do with it.
+  CONFIG_INVALID: EXIT.refused,
+  CONFIG_NOT_FOUND: EXIT.refused,
+  INPUT_UNREADABLE: EXIT.refused,
+  PAYLOAD_INVALID: EXIT.refused,
+  PORT_UNAVAILABLE: EXIT.refused,
+  REVIEW_INVALID: EXIT.refused,
+  REVIEW_NOT_FOUND: EXIT.refused,
+  REVIEW_NOT_HELD: EXIT.refused,
+  REVIEW_ALREADY_DECIDED: EXIT.refused,
+  QUOTING_BAD_ID: EXIT.refused,
+  QUOTING_BAD_KEY: EXIT.refused,
+  QUOTING_BAD_INPUT: EXIT.refused,
+  CITATION_BLOCKED_ADDRESS: EXIT.refused,
+  CITATION_BAD_OPTIONS: EXIT.refused,
+  BAD_OPTION: EXIT.refused,
+  PDF_INVALID: EXIT.refused,
+  PDF_TOO_LARGE: EXIT.refused,
+  HTML_TOO_DEEP: EXIT.refused,
+  TEXT_TOO_LONG: EXIT.refused,
+  EVENT_INVALID: EXIT.refused,
+  EVENT_HANDLER_FAILED: EXIT.refused,
+  CLASSIFIER_BAD_REQUEST: EXIT.refused,
+  CLASSIFIER_AUTH: EXIT.refused,
+  // A bug: trying again gives the same.
+  INTERNAL: EXIT.refused,
+  // Nothing was decided; the same command may well succeed later.
+  REDIS_UNAVAILABLE: EXIT.unavailable,
+  REVIEW_UNAVAILABLE: EXIT.unavailable,
+  PUBLISH_FAILED: EXIT.unavailable,
+  WAIT_TIMEOUT: EXIT.unavailable,
+  EVENT_READ_FAILED: EXIT.unavailable,
+  JOB_ABORTED: EXIT.unavailable,
+  PARSE_POOL_CLOSED: EXIT.unavailable,
+  CLASSIFIER_RATE_LIMITED: EXIT.unavailable,
+  CLASSIFIER_OVERLOADED: EXIT.unavailable,
+  CLASSIFIER_SERVER_ERROR: EXIT.unavailable,
+  CLASSIFIER_TIMEOUT: EXIT.unavailable,
+  CLASSIFIER_CONNECTION: EXIT.unavailable,
+  CLASSIFIER_MALFORMED_OUTPUT: EXIT.unavailable,
+  CLASSIFIER_ABORTED: EXIT.unavailable,
+};
+
+export function exitCodeOfError(code: ErrorCode): ExitCode {
+  return BY_CODE[code];
+}
+
+/**
+ * A verdict's action. A degraded verdict (no API key, the model out of
+ * reach) takes `safety.classifier_on_error`, quarantine by default, so it is
+ * held like any quarantined text: nothing passes as safe unclassified.
+ */
+export function exitCodeOfAction(action: Action): ExitCode {
+  switch (action) {
+    case 'allow':
+    case 'warn':
+      return EXIT.ok;
+    case 'quarantine':
+      return EXIT.held;
+    case 'block':
+      return EXIT.blocked;
+  }
+}
+
+/** A final report's check: blocked when its own verdict blocks, held whenever it may not be published. */
+export function exitCodeOfReport(result: Pick<ReportResult, 'publishable' | 'verdict'>): ExitCode {
+  if (result.verdict?.action === 'block') return EXIT.blocked;
+  return result.publishable ? EXIT.ok : EXIT.held;
+}
+
+// Fetches the verifier refused to make: the URL itself is the problem.
+const REFUSED_FETCHES = new Set(['blocked_address', 'invalid_url', 'unsupported_scheme']);
+
+/**
+ * A one-off citation check: an excerpt not on the page is held (the worker
+ * flags it `citation_unverified` for a person); a URL the verifier refuses to
+ * fetch is a refused request; a page that could not be read leaves the
+ * question open (5: it may be readable later).
+ */
+export function exitCodeOfCitation(result: Pick<CitationResult, 'status' | 'reason'>): ExitCode {
+  switch (result.status) {
+    case 'ok':
+      return EXIT.ok;
+    case 'unverified':
+      return EXIT.held;
+    case 'fetch_failed':
+      return REFUSED_FETCHES.has(result.reason ?? '') ? EXIT.refused : EXIT.unavailable;
+  }
+}
