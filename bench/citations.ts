@@ -442,7 +442,7 @@ const HTML_TYPE = 'text/html; charset=utf-8';
           note = `${result.reason}: ${result.detail}`;
           break;
         }
-        sink += result.text.length;
+        sink += result.sources.text.text.length;
       }
       threadRows.push({
         label: `generated article, ${mb} MB`,

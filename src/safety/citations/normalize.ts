@@ -46,15 +46,31 @@ const DASHES = /[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/g;
  */
 export const WHITESPACE_RUN = /\s{2,}|[^\S ]/g;
 
-/** The form in which an excerpt is looked up in a page. */
-export function normalizeForMatch(text: string): string {
+/**
+ * Final sigma, which lower-casing writes at the end of a word and `σ` inside
+ * one: the same letter (Unicode case folding maps one to the other). Where a
+ * word ends depends on what follows it, and a page and a quote of it may not
+ * agree on that (an element boundary inside a word, a quote cut mid-word).
+ */
+const FINAL_SIGMA = /\u03C2/g;
+
+/**
+ * Every step of {@link normalizeForMatch} but the removal of reference markers
+ * and the trim: what the page text with its spacing marks (marked-text.ts)
+ * goes through before the marks are taken out.
+ */
+export function normalizeCharacters(text: string): string {
   let s = text;
   s = s.replace(BEFORE_NFKC, (c) => BEFORE_NFKC_MAP[c] ?? c);
   // Invisible characters go before NFKC, so that a base letter and a combining
   // mark separated by one (e\u200D\u0301) still compose into é.
   s = s.replace(INVISIBLE_RUN, '');
   s = s.normalize('NFKC').toLowerCase();
-  s = s.replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"').replace(DASHES, '-');
-  s = s.replace(WHITESPACE_RUN, ' ');
-  return removeReferenceMarkers(s).trim();
+  s = s.replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"').replace(DASHES, '-').replace(FINAL_SIGMA, '\u03C3');
+  return s.replace(WHITESPACE_RUN, ' ');
+}
+
+/** The form in which an excerpt is looked up in a page. */
+export function normalizeForMatch(text: string): string {
+  return removeReferenceMarkers(normalizeCharacters(text)).trim();
 }
