@@ -168,7 +168,8 @@ function collect(root: DomNode, parts: string[], gathered: Gathered | undefined,
     if (node.type === 'text') {
       parts.push(node.data!);
     } else {
-      if (mark !== '') parts.push(mark);
+      // One mark stands for any number of boundaries in a row.
+      if (mark !== '' && parts[parts.length - 1] !== mark) parts.push(mark);
       if (node.name !== undefined && node.attribs !== undefined) {
         if (BREAK.has(node.name)) {
           parts.push(' ');
@@ -198,7 +199,7 @@ function collect(root: DomNode, parts: string[], gathered: Gathered | undefined,
       if (node === null || node === root) {
         node = null;
       } else {
-        if (mark !== '') parts.push(mark);
+        if (mark !== '' && parts[parts.length - 1] !== mark) parts.push(mark);
         if (BLOCK.has(node.name!)) parts.push(' ');
       }
     }
@@ -281,8 +282,9 @@ export function readHtml(html: string): MarkedHtml {
   const parts: string[] = [];
   const gathered: Gathered = { jsonLd: [], scripts: [] };
   collect(parse(html), parts, gathered, BOUNDARY);
+  // Collapsed here, so that normalisation works on the text, not on the page's indentation.
   return {
-    visible: parts.join(''),
+    visible: parts.join('').replace(WHITESPACE_RUN, ' '),
     jsonLd: jsonLdText(gathered.jsonLd, BOUNDARY).join(''),
     scripts: gathered.scripts!,
   };

@@ -126,8 +126,11 @@ function cutOffsets(offsets: readonly number[], ranges: ReadonlyArray<readonly [
  * A MatchText of `text` and offsets into it, without empty lists and without
  * offsets at the start or the end (nothing stands on one side of them).
  */
-function matchText(text: string, gaps: readonly number[], hyphens: readonly number[]): MatchText {
-  const inside = (xs: readonly number[]) => xs.filter((o) => o > 0 && o < text.length);
+function matchText(text: string, gaps: number[], hyphens: number[]): MatchText {
+  const inside = (xs: number[]) =>
+    xs.length === 0 || (xs[0]! > 0 && xs[xs.length - 1]! < text.length)
+      ? xs
+      : xs.filter((o) => o > 0 && o < text.length);
   const g = inside(gaps);
   const h = inside(hyphens);
   return { text, ...(g.length > 0 ? { gaps: g } : {}), ...(h.length > 0 ? { hyphens: h } : {}) };
@@ -138,7 +141,7 @@ function matchText(text: string, gaps: readonly number[], hyphens: readonly numb
  * here after the marks are out, so that `[<a>17</a>]` is a marker too; then
  * trims what their removal left at either end. Offsets move to match.
  */
-function dropReferenceMarkers(text: string, gaps: readonly number[], hyphens: readonly number[]): MatchText {
+function dropReferenceMarkers(text: string, gaps: number[], hyphens: number[]): MatchText {
   const ranges = referenceMarkerRanges(text);
   if (ranges.length > 0) {
     const pieces: string[] = [];
@@ -152,7 +155,7 @@ function dropReferenceMarkers(text: string, gaps: readonly number[], hyphens: re
     // A marker that opened the text leaves its space at the start: the rest moves back by it.
     const lead = cut.length - cut.trimStart().length;
     const trimmed = cut.trim();
-    const shift = (xs: readonly number[]) => cutOffsets(xs, ranges).map((o) => o - lead);
+    const shift = (xs: number[]) => cutOffsets(xs, ranges).map((o) => o - lead);
     return matchText(trimmed, shift(gaps), shift(hyphens));
   }
   return matchText(text, gaps, hyphens);

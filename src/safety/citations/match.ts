@@ -236,21 +236,52 @@ interface Squeezed {
 }
 
 const SQUEEZED = /[ -]/g;
-/** One per page text, kept while the page text is. */
+/** One per page text object, kept while it is. */
 const squeezedPages = new WeakMap<MatchText, Squeezed>();
+/**
+ * The last few built, by the text itself: a page read from the Redis cache is
+ * a new object for each entry that cites it, with the same text. Only texts
+ * up to a size are kept, so that the memory this holds stays small.
+ */
+const recentlySqueezed = new Map<string, Squeezed>();
+const RECENT_KEPT = 8;
+const RECENT_MAX_CHARS = 1 << 20;
+
+/** One pass: the kept characters into a buffer, the offsets of the others into a list. */
+function squeeze(p: string): Squeezed {
+  const kept = new Uint16Array(p.length);
+  const dropped: number[] = [];
+  let k = 0;
+  for (let i = 0; i < p.length; i++) {
+    const c = p.charCodeAt(i);
+    if (c === SPACE || c === HYPHEN) dropped.push(i);
+    else kept[k++] = c;
+  }
+  let text = '';
+  // In chunks: String.fromCharCode takes its arguments on the stack.
+  for (let a = 0; a < k; a += 8192) {
+    text += String.fromCharCode.apply(null, kept.subarray(a, Math.min(k, a + 8192)) as unknown as number[]);
+  }
+  return { text, dropped: Int32Array.from(dropped) };
+}
 
 function squeezedOf(page: MatchText): Squeezed {
   let s = squeezedPages.get(page);
+  if (s !== undefined) return s;
+  const small = page.text.length <= RECENT_MAX_CHARS;
+  s = small ? recentlySqueezed.get(page.text) : undefined;
   if (s === undefined) {
-    const p = page.text;
-    const dropped: number[] = [];
-    for (let i = 0; i < p.length; i++) {
-      const c = p.charCodeAt(i);
-      if (c === SPACE || c === HYPHEN) dropped.push(i);
+    s = squeeze(page.text);
+    if (small) {
+      recentlySqueezed.set(page.text, s);
+      if (recentlySqueezed.size > RECENT_KEPT) recentlySqueezed.delete(recentlySqueezed.keys().next().value!);
     }
-    s = { text: p.replace(SQUEEZED, ''), dropped: Int32Array.from(dropped) };
-    squeezedPages.set(page, s);
+  } else {
+    // Most recently used last.
+    recentlySqueezed.delete(page.text);
+    recentlySqueezed.set(page.text, s);
   }
+  squeezedPages.set(page, s);
   return s;
 }
 
