@@ -51,7 +51,7 @@ import { createVerifier, type Verifier } from '../src/citations/verifier.js';
 import { ConfigSchema } from '../src/config/schema.js';
 import { MAX_EVIDENCE, MAX_EXCERPT_CHARS, type Evidence } from '../src/contracts/payloads.js';
 import { HostLimiter } from '../src/fetcher/fetch-page.js';
-import { htmlToText, matchExcerpt, normalizeForMatch } from '../src/safety/citations/index.js';
+import { htmlSources, htmlToText, matchExcerpt, normalizeForMatch } from '../src/safety/citations/index.js';
 import {
   breakAtSoftHyphen,
   cutEdits,
@@ -628,6 +628,12 @@ const negativeSeconds = totalSeconds - trueSeconds;
 
 const squeeze = (s: string): string => s.replace(/ /g, '');
 
+/** The page's visible text and the text of its scripts' JSON, normalised: where a miss is looked for. */
+function diagnosisText(key: string): string {
+  const script = htmlSources(served.get(key)!.toString('utf8')).script?.text;
+  return script === undefined ? pageText(key) : `${pageText(key)} ${script}`;
+}
+
 interface Diagnosis {
   cause: string;
   /** The excerpt and the page from where they part, normalised. */
@@ -645,7 +651,7 @@ interface Diagnosis {
 function diagnose(e: Excerpt, r: CitationResult): Diagnosis {
   if (r.status !== 'unverified' || r.reason !== 'excerpt_not_found') return { cause: r.reason ?? r.status };
   const excerpt = normalizeForMatch(e.text);
-  const text = pageText(e.page);
+  const text = diagnosisText(e.page);
   if (squeeze(text).includes(squeeze(excerpt))) return { cause: 'spacing differs' };
   let lo = 0;
   let hi = excerpt.length;
@@ -655,7 +661,7 @@ function diagnose(e: Excerpt, r: CitationResult): Diagnosis {
     else hi = mid - 1;
   }
   const at = lo === 0 ? -1 : text.indexOf(excerpt.slice(0, lo)) + lo;
-  if (at < 0) return { cause: 'not in the visible text' };
+  if (at < 0) return { cause: 'not on the page' };
   const excerptAt = excerpt.slice(lo, lo + 60);
   const pageAt = text.slice(at, at + 60);
   const rest = excerpt.slice(lo, lo + 12).trim();
@@ -792,7 +798,8 @@ if (!args.values['no-docs']) {
     misses.length === 0
       ? 'No true excerpt was missed.'
       : `Misses by kind and cause: ${count(causes)}; by page: ${count(missesByPage)}. The cause is found by ` +
-        'comparing the normalised excerpt with the visible text of the page from where they part: the excerpt ' +
+        'comparing the normalised excerpt with the text of the page (visible, and its scripts\u2019 JSON) from ' +
+        'where they part: the excerpt ' +
         'leaves out text the page shows (the excerpt goes on a little further in the page), has text the page ' +
         'lacks (the page goes on a little further in the excerpt), or differs otherwise; "spacing differs" means ' +
         'the words are all there but with different spaces. `npm run eval:citations` prints each miss.';

@@ -187,6 +187,15 @@ const ISOLATE =
   /<(?:script|style|textarea|title|xmp|iframe|noembed|noframes|plaintext|template|rt|rp|annotation|sup|math|svg)\b|<!--|<!\[|<[^>]*\shidden/i;
 
 /**
+ * One word that is an address, a path, an identifier or a hash, not text: a
+ * URL or a path, a fragment, a hex digest or UUID, a query or a bit of code.
+ * Such values fill application state; left out, they cost the cache nothing.
+ * A value with a space is always kept, and so is any other single word: the
+ * spans of rich text can be single words, numbers or prices.
+ */
+const NOT_TEXT_TOKEN = /^(?:[a-z][a-z0-9+.-]*:\/\/|\/|\.{1,2}\/|#|www\.)|^[0-9a-f-]{16,}$|[=\\{}|<>]/i;
+
+/**
  * Values read on their own at most, per page. A page built of tens of
  * thousands of them would otherwise spend seconds here; past the bound the
  * rest is kept as text, markup and all, which only this fallback text sees.
@@ -209,6 +218,7 @@ class Values {
   private alone = 0;
 
   add(value: string): void {
+    if (!/\s/.test(value) && NOT_TEXT_TOKEN.test(value)) return;
     if (HTML.test(value)) {
       this.html.push(ISOLATE.test(value) ? this.readAlone(value) : value);
     } else if (REFERENCE.test(value) && !value.includes('<') && this.alone < MAX_ALONE) {
