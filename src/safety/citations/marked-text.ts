@@ -54,10 +54,11 @@ const BREAK_HINTS = /[\u00AD\u200B]/g;
 const MARK_BEFORE_COMBINING = /[\uDC00\uDC01]+(?=\p{M})/gu;
 /**
  * A run of marks and spaces with at least one mark (whitespace is already
- * collapsed to single spaces). With the `u` flag, so that the second half of a
- * surrogate pair (🐀 is \uD83D\uDC00) is never taken for a mark.
+ * collapsed to single spaces), captured, so that `split` gives the text and
+ * the runs in turn. With the `u` flag, so that the second half of a surrogate
+ * pair (🐀 is \uD83D\uDC00) is never taken for a mark.
  */
-const MARKED_RUN = / ?[\uDC00\uDC01][ \uDC00\uDC01]*/gu;
+const MARKED_RUN = /( ?[\uDC00\uDC01][ \uDC00\uDC01]*)/u;
 
 /**
  * Normalises text holding {@link BOUNDARY} marks, soft hyphens and
@@ -72,33 +73,34 @@ export function normalizeMarked(marked: string): MatchText {
   let s = marked.replace(BREAK_HINTS, (c) => (c === '\u00AD' ? SOFT_HYPHEN_MARK : BOUNDARY));
   if (s.includes(BOUNDARY) || s.includes(SOFT_HYPHEN_MARK)) s = s.replace(MARK_BEFORE_COMBINING, '');
   s = normalizeCharacters(s).trim();
+  // Text and runs in turn: [text, run, text, run, ..., text].
+  const split = s.split(MARKED_RUN);
+  if (split.length === 1) return dropReferenceMarkers(s, [], []);
   const gaps: number[] = [];
   const hyphens: number[] = [];
-  const pieces: string[] = [];
-  let length = 0;
-  let last = 0;
-  for (const m of s.matchAll(MARKED_RUN)) {
-    const piece = s.slice(last, m.index);
-    pieces.push(piece);
-    length += piece.length;
-    last = m.index + m[0].length;
+  const pieces: string[] = [split[0]!];
+  let length = split[0]!.length;
+  const lastRun = split.length - 2;
+  for (let i = 1; i < split.length; i += 2) {
+    const run = split[i]!;
     // At either end of the text the run is trimmed away.
-    if (length === 0 || last === s.length) continue;
-    const run = m[0];
-    const space = run.includes(' ');
-    const gap = run.includes(BOUNDARY);
-    if (space) {
-      if (gap) gaps.push(length);
-      pieces.push(' ');
-      length++;
-    } else if (run.includes(SOFT_HYPHEN_MARK)) {
-      hyphens.push(length);
-    } else if (gap) {
-      gaps.push(length);
+    if (length > 0 && !(i === lastRun && split[i + 1] === '')) {
+      const space = run.includes(' ');
+      const gap = run.includes(BOUNDARY);
+      if (space) {
+        if (gap) gaps.push(length);
+        pieces.push(' ');
+        length++;
+      } else if (run.includes(SOFT_HYPHEN_MARK)) {
+        hyphens.push(length);
+      } else if (gap) {
+        gaps.push(length);
+      }
     }
+    const text = split[i + 1]!;
+    pieces.push(text);
+    length += text.length;
   }
-  if (last === 0) return dropReferenceMarkers(s, [], []);
-  pieces.push(s.slice(last));
   return dropReferenceMarkers(pieces.join(''), gaps, hyphens);
 }
 

@@ -187,15 +187,6 @@ const ISOLATE =
   /<(?:script|style|textarea|title|xmp|iframe|noembed|noframes|plaintext|template|rt|rp|annotation|sup|math|svg)\b|<!--|<!\[|<[^>]*\shidden/i;
 
 /**
- * One word that is an address, a path, an identifier or a hash, not text: a
- * URL or a path, a fragment, a hex digest or UUID, a query or a bit of code.
- * Such values fill application state; left out, they cost the cache nothing.
- * A value with a space is always kept, and so is any other single word: the
- * spans of rich text can be single words, numbers or prices.
- */
-const NOT_TEXT_TOKEN = /^(?:[a-z][a-z0-9+.-]*:\/\/|\/|\.{1,2}\/|#|www\.)|^[0-9a-f-]{16,}$|[=\\{}|<>]/i;
-
-/**
  * Values read on their own at most, per page. A page built of tens of
  * thousands of them would otherwise spend seconds here; past the bound the
  * rest is kept as text, markup and all, which only this fallback text sees.
@@ -213,39 +204,56 @@ const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g,
  * `<hr>` between values reads as a space that may be missing (a gap).
  */
 class Values {
-  private readonly html: string[] = [];
+  /** Each value: HTML to parse, or text as it is (`markup` says which). */
+  private readonly pieces: string[] = [];
+  private readonly markup: boolean[] = [];
+  private anyMarkup = false;
   /** Values parsed on their own so far; each costs a parser's set-up. */
   private alone = 0;
 
   add(value: string): void {
-    if (!/\s/.test(value) && NOT_TEXT_TOKEN.test(value)) return;
     if (HTML.test(value)) {
-      this.html.push(ISOLATE.test(value) ? this.readAlone(value) : value);
+      if (ISOLATE.test(value)) this.addText(this.readAlone(value));
+      else this.addHtml(value);
     } else if (REFERENCE.test(value) && !value.includes('<') && this.alone < MAX_ALONE) {
       // Character references only: HTML once decoded, or text with an entity in it.
       this.alone++;
       const decoded = fragmentText(value, BOUNDARY);
-      if (!HTML.test(decoded)) this.html.push(escapeHtml(decoded));
-      else this.html.push(ISOLATE.test(decoded) ? this.readAlone(decoded) : decoded);
+      if (!HTML.test(decoded)) this.addText(decoded);
+      else if (ISOLATE.test(decoded)) this.addText(this.readAlone(decoded));
+      else this.addHtml(decoded);
     } else {
-      this.html.push(escapeHtml(value));
+      this.addText(value);
     }
   }
 
-  /** The value's text, escaped; past MAX_ALONE such values, the value as text, markup and all. */
+  private addHtml(value: string): void {
+    this.pieces.push(value);
+    this.markup.push(true);
+    this.anyMarkup = true;
+  }
+
+  private addText(value: string): void {
+    this.pieces.push(value);
+    this.markup.push(false);
+  }
+
+  /** The HTML's text, marked; past MAX_ALONE such values, the HTML as text, markup and all. */
   private readAlone(html: string): string {
-    if (this.alone >= MAX_ALONE) return escapeHtml(html);
+    if (this.alone >= MAX_ALONE) return html;
     this.alone++;
-    return escapeHtml(fragmentText(html, BOUNDARY));
+    return fragmentText(html, BOUNDARY);
   }
 
   /** The text of every value, marked for marked-text.ts. */
   text(): string {
-    if (this.html.length === 0) return '';
-    const all = this.html.join('<hr>');
+    const gap = ` ${BOUNDARY}`;
+    // Text alone needs no parser.
+    if (!this.anyMarkup) return this.pieces.join(gap);
+    const all = this.pieces.map((p, i) => (this.markup[i] ? p : escapeHtml(p))).join('<hr>');
     if (!tooDeeplyNested(all)) return fragmentText(all, BOUNDARY);
     // Values that leave elements open nest each other past what can be parsed at once: one at a time.
-    return this.html.map((h) => (this.alone++ < MAX_ALONE ? fragmentText(h, BOUNDARY) : h)).join(` ${BOUNDARY}`);
+    return this.pieces.map((p, i) => (this.markup[i] ? this.readAlone(p) : p)).join(gap);
   }
 }
 
