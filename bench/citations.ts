@@ -3,21 +3,24 @@
  *
  *   npm run bench:citations [-- --pages DIR] [--verifications N] [--runs N] [--no-docs]
  *
- * 1. HTML to text: throughput of `htmlToText` in MB/s on one core, on
- *    generated article pages (navigation, paragraphs with inline markup,
- *    tables, figures, lists, scripts, styles, JSON-LD) of 1, 4 and 16 MB, and
- *    with `--pages DIR` on the real pages DIR/NAME/source.html (sum of bytes
- *    over sum of times). MB is 10^6 bytes of UTF-8 HTML. Then the same pages
- *    through a parsing thread of the pool, as the worker reads them (the
- *    body moved to the thread, decoded, parsed, normalised, the text sent
- *    back), against the same steps on this thread.
+ * 1. HTML to text: throughput of `htmlSources` (the worker's HTML-to-text
+ *    step: the visible text and the JSON-LD text with their element
+ *    boundaries recorded, the text of the scripts' JSON, all normalised) in
+ *    MB/s on one core, on generated article pages (navigation, paragraphs
+ *    with inline markup, tables, figures, lists, scripts, styles, JSON-LD) of
+ *    1, 4 and 16 MB, and with `--pages DIR` on the real pages
+ *    DIR/NAME/source.html (sum of bytes over sum of times). MB is 10^6 bytes
+ *    of UTF-8 HTML. Then the same pages through a parsing thread of the pool,
+ *    as the worker reads them (the body moved to the thread, decoded, parsed,
+ *    normalised, the texts sent back), against the same steps on this thread.
  * 2. Verifications per second from the cache: a loopback server serves a few
  *    generated pages, a verifier with the Redis page cache (REDIS_URL, by
  *    default redis://127.0.0.1:6379, under a unique key prefix deleted
  *    afterwards) is warmed, then N verifications run in reviews of
  *    REVIEW_SIZE entries. For comparison: the same with an in-process cache (no
  *    Redis), and a few with no cache at all (every entry fetched and parsed).
- * 3. `normalizeForMatch` and `matchExcerpt` on a page of 1 MB of text.
+ * 3. `normalizeForMatch`, `normalizeMarked` and `matchExcerpt` on a page of
+ *    1 MB of text with its element boundaries.
  *
  * Writes its section of docs/benchmarks.md (between the bench:citations
  * markers), keeping the other sections.
@@ -38,7 +41,16 @@ import { createVerifier, type Verifier } from '../src/citations/verifier.js';
 import { ConfigSchema } from '../src/config/schema.js';
 import type { Evidence } from '../src/contracts/payloads.js';
 import { HostLimiter } from '../src/fetcher/fetch-page.js';
-import { decodeBody, htmlToText, matchExcerpt, normalizeForMatch } from '../src/safety/citations/index.js';
+import {
+  decodeBody,
+  htmlSources,
+  htmlToText,
+  matchExcerpt,
+  normalizeForMatch,
+  normalizeMarked,
+  type MatchText,
+} from '../src/safety/citations/index.js';
+import { readHtml } from '../src/safety/citations/html-text.js';
 import {
   describeMachine,
   formatMarkdown,
@@ -317,10 +329,10 @@ interface Times {
   ms: number;
   cpuMs: number;
 }
-function timeHtmlToText(html: string): Times {
+function timeHtmlSources(html: string): Times {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  sink += htmlToText(html).length;
+  sink += htmlSources(html).text.text.length;
   const ms = performance.now() - t0;
   const c = process.cpuUsage(c0);
   return { ms, cpuMs: (c.user + c.system) / 1000 };
@@ -342,20 +354,20 @@ interface H2tRow {
 }
 const h2tRows: H2tRow[] = [];
 const warmPage = articlePage(MB, 99);
-for (let i = 0; i < 5; i++) htmlToText(warmPage);
+for (let i = 0; i < 5; i++) htmlSources(warmPage);
 for (const mb of SIZES_MB) {
   const html = articlePage(mb * MB, mb);
   const bytes = Buffer.byteLength(html);
   const runs = mb >= 16 ? Math.min(RUNS, 3) : RUNS;
   // A forced collection discards optimised code, so it comes before the warm-up, not between timed runs.
   gc();
-  for (let i = 0; i < 3; i++) htmlToText(warmPage);
+  for (let i = 0; i < 3; i++) htmlSources(warmPage);
   const times: Times[] = [];
-  for (let i = 0; i < runs; i++) times.push(timeHtmlToText(html));
+  for (let i = 0; i < runs; i++) times.push(timeHtmlSources(html));
   const ms = median(times.map((t) => t.ms));
   const cpuMs = median(times.map((t) => t.cpuMs));
   h2tRows.push({ label: `generated article, ${mb} MB`, mb: bytes / MB, ms, cpuMs, runs });
-  process.stderr.write(`  htmlToText, ${mb} MB: ${(bytes / MB / (ms / 1000)).toFixed(1)} MB/s\n`);
+  process.stderr.write(`  htmlSources, ${mb} MB: ${(bytes / MB / (ms / 1000)).toFixed(1)} MB/s\n`);
 }
 
 interface RealResult {
@@ -370,7 +382,7 @@ let real: RealResult | undefined;
 if (realPages) {
   const passes = Math.max(1, Math.min(RUNS, 3));
   gc();
-  for (const p of realPages) htmlToText(p.html); // warm-up pass
+  for (const p of realPages) htmlSources(p.html); // warm-up pass
   const totals: number[] = [];
   const cpuTotals: number[] = [];
   const perPage = new Map<string, number[]>();
@@ -378,7 +390,7 @@ if (realPages) {
     let total = 0;
     let cpuTotal = 0;
     for (const p of realPages) {
-      const { ms, cpuMs } = timeHtmlToText(p.html);
+      const { ms, cpuMs } = timeHtmlSources(p.html);
       total += ms;
       cpuTotal += cpuMs;
       const list = perPage.get(p.name);
@@ -396,7 +408,7 @@ if (realPages) {
     if (mbps < slowest.mbps) slowest = { name: p.name, mbps, kb: p.bytes / 1000 };
   }
   real = { pages: realPages.length, mb: bytes / MB, ms: median(totals), cpuMs: median(cpuTotals), passes, slowest };
-  process.stderr.write(`  htmlToText, real pages: ${(real.mb / (real.ms / 1000)).toFixed(1)} MB/s\n`);
+  process.stderr.write(`  htmlSources, real pages: ${(real.mb / (real.ms / 1000)).toFixed(1)} MB/s\n`);
 }
 
 // ---------------------------------------------------------------- 1b. in a parsing thread
@@ -427,7 +439,7 @@ const HTML_TYPE = 'text/html; charset=utf-8';
       const local: number[] = [];
       for (let i = 0; i < runs; i++) {
         const t0 = performance.now();
-        sink += normalizeForMatch(htmlToText(decodeBody(bytes, HTML_TYPE).text)).length;
+        sink += htmlSources(decodeBody(bytes, HTML_TYPE).text).text.text.length;
         local.push(performance.now() - t0);
       }
       // Each run moves its own copy of the body, made before the clock starts.
@@ -442,7 +454,7 @@ const HTML_TYPE = 'text/html; charset=utf-8';
           note = `${result.reason}: ${result.detail}`;
           break;
         }
-        sink += result.text.length;
+        sink += result.sources.text.text.length;
       }
       threadRows.push({
         label: `generated article, ${mb} MB`,
@@ -515,8 +527,10 @@ const urls = served.map((_, i) => `http://localhost:${port}/page-${i}`);
 const config = ConfigSchema.parse({ citations: { allow_private_hosts: [`localhost:${port}`] } });
 const fetchOptions = fetchOptionsFrom(config);
 const hostLimiter = new HostLimiter(config.citations.per_host_concurrency);
-cachedTextKb =
-  served.reduce((n, html) => n + Buffer.byteLength(normalizeForMatch(htmlToText(html))), 0) / CACHED_PAGES / 1000;
+cachedTextKb = served.reduce((n, html) => n + Buffer.byteLength(htmlSources(html).text.text), 0) / CACHED_PAGES / 1000;
+/** What the page cache keeps of a page: the texts, their gaps, the script JSON text, as JSON. */
+const cachedJsonKb =
+  served.reduce((n, html) => n + Buffer.byteLength(JSON.stringify(htmlSources(html))), 0) / CACHED_PAGES / 1000;
 
 const pool = served.flatMap((html, p) => excerptsOf(html, 400, 2000 + p).map((e) => ({ ...e, url: urls[p]! })));
 const poolRandom = rng(7);
@@ -649,51 +663,99 @@ try {
 
 // ---------------------------------------------------------------- 3. normalise and match on 1 MB
 
-/** Page text of exactly 1 MB (10^6 UTF-16 code units), cut at a space. */
-let bigText = htmlToText(articlePage(3 * MB, 3000));
-bigText = bigText.slice(0, bigText.lastIndexOf(' ', MB));
-while (bigText.length < MB) bigText += ' ' + bigText.slice(0, MB - bigText.length - 1);
-const normTimes: number[] = [];
-let normalized = '';
-gc();
-for (let i = 0; i < 3; i++) normalizeForMatch(bigText);
-for (let i = 0; i < Math.max(RUNS, 5); i++) {
-  const t0 = performance.now();
-  normalized = normalizeForMatch(bigText);
-  normTimes.push(performance.now() - t0);
+/**
+ * Page text of about 1 MB (10^6 UTF-16 code units), cut at a space: as
+ * readHtml gives it, its element boundaries marked, and without the marks.
+ */
+let bigMarked = readHtml(articlePage(3 * MB, 3000)).visible;
+bigMarked = bigMarked.slice(0, bigMarked.lastIndexOf(' ', MB));
+const bigText = bigMarked.replace(/\uDC00/gu, '');
+function medianMs(f: () => unknown): { ms: number; runs: number } {
+  const times: number[] = [];
+  gc();
+  for (let i = 0; i < 3; i++) f();
+  for (let i = 0; i < Math.max(RUNS, 5); i++) {
+    const t0 = performance.now();
+    f();
+    times.push(performance.now() - t0);
+  }
+  return { ms: median(times), runs: times.length };
 }
+const norm = medianMs(() => normalizeForMatch(bigText));
+const normMarked = medianMs(() => normalizeMarked(bigMarked));
+const page: MatchText = normalizeMarked(bigMarked);
 
 function quoteAt(fraction: number, length: number): string {
-  const start = bigText.indexOf(' ', Math.floor(bigText.length * fraction)) + 1;
-  let end = bigText.lastIndexOf(' ', start + length);
-  while (!/\p{L}/u.test(bigText[end - 1]!)) end = bigText.lastIndexOf(' ', end - 1);
-  return bigText.slice(start, end);
+  const start = page.text.indexOf(' ', Math.floor(page.text.length * fraction)) + 1;
+  let end = page.text.lastIndexOf(' ', start + length);
+  while (!/\p{L}/u.test(page.text[end - 1]!)) end = page.text.lastIndexOf(' ', end - 1);
+  return page.text.slice(start, end);
 }
 const late = quoteAt(0.97, 200);
 const lateWords = late.split(' ');
 lateWords[Math.floor(lateWords.length / 2)] = 'lantern';
-const MATCH_CASES: Array<{ label: string; excerpt: string; expect: boolean }> = [
+/** A quote with a space put at each element boundary inside a word or next to punctuation, and one left out. */
+function respaced(fraction: number, length: number): string {
+  const start = page.text.indexOf(' ', Math.floor(page.text.length * fraction)) + 1;
+  const quote = quoteAt(fraction, length);
+  const gaps = (page.gaps ?? []).filter((g) => g > start && g < start + quote.length).map((g) => g - start);
+  let out = '';
+  let last = 0;
+  for (const g of gaps) {
+    out += quote.slice(last, g);
+    // A space where the page has none; none where it has one; never between digits.
+    if (quote[g] === ' ') last = g + 1;
+    else {
+      if (!(/\d/.test(quote[g - 1]!) && /\d/.test(quote[g]!))) out += ' ';
+      last = g;
+    }
+  }
+  return out + quote.slice(last);
+}
+const spaced = respaced(0.6, 300);
+const MATCH_CASES: Array<{ label: string; excerpt: string; expect: boolean; page?: 'read again' | 'new' }> = [
   { label: 'present near the start, 200 chars', excerpt: quoteAt(0.02, 200), expect: true },
   { label: 'present near the end, 200 chars', excerpt: late, expect: true },
   { label: 'one word changed, 200 chars (not found)', excerpt: lateWords.join(' '), expect: false },
+  {
+    label: 'one word changed, the page text read again (as from Redis)',
+    excerpt: lateWords.join(' '),
+    expect: false,
+    page: 'read again',
+  },
+  {
+    label: 'one word changed, a page text not seen before',
+    excerpt: lateWords.join(' '),
+    expect: false,
+    page: 'new',
+  },
   { label: 'present, 2000 chars', excerpt: quoteAt(0.5, 2000), expect: true },
   {
     label: 'two parts around an ellipsis',
     excerpt: `${quoteAt(0.3, 80)} … ${quoteAt(0.9, 80)}`,
     expect: true,
   },
+  { label: 'spacing differs at every element boundary, 300 chars', excerpt: spaced, expect: true },
   { label: 'absent, starts with a common word', excerpt: 'the lantern orchard of the falcon meadow', expect: false },
 ];
 const matchRows: Array<Array<string | number>> = [];
 let matchWrong = 0;
+let pageCount = 0;
 for (const c of MATCH_CASES) {
-  const found = matchExcerpt(normalized, c.excerpt).found;
+  // A page text read again is a new object with the same text; one not seen before has no squeezed form yet.
+  const target = (): MatchText =>
+    c.page === 'read again'
+      ? { ...page, text: page.text.slice(0) }
+      : c.page === 'new'
+        ? { ...page, text: `${page.text} ${pageCount++}` }
+        : page;
+  const found = matchExcerpt(target(), c.excerpt).found;
   if (found !== c.expect) matchWrong++;
-  for (let i = 0; i < 20; i++) matchExcerpt(normalized, c.excerpt);
+  for (let i = 0; i < 20; i++) matchExcerpt(target(), c.excerpt);
   const times: number[] = [];
   for (let k = 0; k < 7; k++) {
     const t0 = performance.now();
-    for (let i = 0; i < 50; i++) matchExcerpt(normalized, c.excerpt);
+    for (let i = 0; i < 50; i++) matchExcerpt(target(), c.excerpt);
     times.push((performance.now() - t0) / 50);
   }
   matchRows.push([c.label, found ? 'found' : 'not found', (median(times) * 1000).toFixed(0)]);
@@ -726,9 +788,9 @@ const verifyTable = verifyRows.map((row) => [
   row.note || '–',
 ]);
 const matchHeader = ['excerpt', 'result', 'µs per matchExcerpt'];
-const normMs = median(normTimes);
+const gapCount = page.gaps?.length ?? 0;
 
-console.log(`1. htmlToText, one core (median of ${RUNS} runs, ${Math.min(RUNS, 3)} at 16 MB)\n`);
+console.log(`1. htmlSources, one core (median of ${RUNS} runs, ${Math.min(RUNS, 3)} at 16 MB)\n`);
 console.log(textTable(h2tHeader, h2tTable));
 if (real) {
   console.log(
@@ -747,16 +809,19 @@ const threadTable = threadRows.map((row) => [
     : `${(row.threadMs - row.inProcessMs).toFixed(0)} ms (${(((row.threadMs - row.inProcessMs) / row.inProcessMs) * 100).toFixed(0)}%)`,
   row.note || '–',
 ]);
-console.log(`\n1b. decode, HTML to text and normalise: on this thread and through a parsing thread (median)\n`);
+console.log(`\n1b. decode and htmlSources: on this thread and through a parsing thread (median)\n`);
 console.log(textTable(threadHeader, threadTable));
 console.log(
   `\n2. Verifications, reviews of ${REVIEW_SIZE} entries over ${CACHED_PAGES} pages of ` +
-    `${CACHED_PAGE_BYTES / 1000} kB HTML (${cachedTextKb.toFixed(0)} kB of text each), ` +
+    `${CACHED_PAGE_BYTES / 1000} kB HTML (${cachedTextKb.toFixed(0)} kB of text each, ${cachedJsonKb.toFixed(0)} kB cached), ` +
     `${Math.round(CHANGED_SHARE * 100)}% with a word changed\n`,
 );
 console.log(textTable(verifyHeader, verifyTable));
 if (redisNote) console.log(redisNote);
-console.log(`\n3. normalizeForMatch on 1 MB of page text: ${normMs.toFixed(1)} ms (median of ${normTimes.length})\n`);
+console.log(
+  `\n3. 1 MB of page text (${gapCount} element boundaries): normalizeForMatch ${norm.ms.toFixed(1)} ms, ` +
+    `normalizeMarked ${normMarked.ms.toFixed(1)} ms (median of ${norm.runs})\n`,
+);
 console.log(textTable(matchHeader, matchRows));
 if (matchWrong > 0) console.log(`WRONG: ${matchWrong} match case(s) gave an unexpected result`);
 console.log(`\n${load}`);
@@ -781,7 +846,9 @@ if (!parsed.values['no-docs']) {
     '',
     '### HTML to text',
     '',
-    `Throughput of \`htmlToText\` on one core, MB = 10^6 bytes of UTF-8 HTML. The generated pages are articles ` +
+    'Throughput of `htmlSources` on one core, the whole of what a parsing thread does with a decoded HTML page: ' +
+      'its visible text and JSON-LD text with their element boundaries recorded, the text of its scripts\u2019 ' +
+      'JSON, all normalised. MB = 10^6 bytes of UTF-8 HTML. The generated pages are articles ' +
       'with a header and navigation, sections of paragraphs with links, emphasis, code, numbers, entities and ' +
       'reference markers, headings, tables, figures, lists, quotes, inline scripts, ad frames, a style sheet ' +
       `and JSON-LD, made with a fixed seed; each point is the median of ${RUNS} runs (${Math.min(RUNS, 3)} at 16 MB) ` +
@@ -803,8 +870,8 @@ if (!parsed.values['no-docs']) {
     '### HTML to text in a parsing thread',
     '',
     'The worker extracts a page\u2019s text in a parsing thread (docs/citations.md#isolation): the body is moved to ' +
-      'the thread, decoded, parsed and normalised there, and the text is copied back. The same generated pages, ' +
-      'decoded, turned to text and normalised on the benchmark\u2019s own thread and through a pool of one thread ' +
+      'the thread, decoded, parsed and normalised there, and the texts are copied back. The same generated pages, ' +
+      'decoded and read with `htmlSources` on the benchmark\u2019s own thread and through a pool of one thread ' +
       `with the default bounds (median of ${RUNS} runs, ${Math.min(RUNS, 3)} at 16 MB, after a warm-up); the ` +
       'difference is what the isolation costs. A page the thread cannot read within its bounds shows why.',
     '',
@@ -813,7 +880,8 @@ if (!parsed.values['no-docs']) {
     '### Verifications per second',
     '',
     `A loopback server serves ${CACHED_PAGES} generated pages of ${CACHED_PAGE_BYTES / 1000} kB of HTML ` +
-      `(${cachedTextKb.toFixed(0)} kB of normalised text each); \`createVerifier\` checks reviews of ${REVIEW_SIZE} ` +
+      `(${cachedTextKb.toFixed(0)} kB of normalised text each; ${cachedJsonKb.toFixed(0)} kB as the page cache ` +
+      `keeps it, with its gaps and the text of its scripts\u2019 JSON); \`createVerifier\` checks reviews of ${REVIEW_SIZE} ` +
       `entries drawn from all of them, one review after another, ${Math.round(CHANGED_SHARE * 100)}% of the ` +
       'excerpts with a word changed (not found, so the whole page is searched). With the Redis page cache ' +
       '(`createPageCache`, a unique key prefix deleted afterwards) the cache is warm: each entry reads the page ' +
@@ -826,9 +894,13 @@ if (!parsed.values['no-docs']) {
     '',
     '### Normalising and matching on a 1 MB page',
     '',
-    `\`normalizeForMatch\` of 1 MB of page text (10^6 UTF-16 code units, generated): ${normMs.toFixed(1)} ms ` +
-      `(median of ${normTimes.length}). \`matchExcerpt\` against the normalised page (it normalises the excerpt ` +
-      'too), median of 7 rounds of 50 calls:',
+    `1 MB of page text (10^6 UTF-16 code units, generated, ${gapCount} element boundaries): ` +
+      `\`normalizeForMatch\` of it ${norm.ms.toFixed(1)} ms; \`normalizeMarked\` of it with its boundaries ` +
+      `marked, which records them, ${normMarked.ms.toFixed(1)} ms (median of ${norm.runs}). \`matchExcerpt\` ` +
+      'against the normalised page with its gaps (it normalises the excerpt too), median of 7 rounds of 50 calls. ' +
+      'An excerpt not found word for word is searched for again across the gaps, in a form of the page without ' +
+      'spaces and hyphens, built once per page text and kept for the last few texts of up to 1 MB; a page ' +
+      'read again from the Redis cache finds it kept, one not seen before builds it:',
     '',
     markdownTable(matchHeader, matchRows),
     '',

@@ -12,9 +12,18 @@
  * normalisation and matching.
  *
  * 1. Recall: every paragraph of expected.html, whole and (when longer) its
- *    first 200 characters, cited against its own page, must verify `ok`.
- * 2. False accepts: excerpts of other pages, and true excerpts with one word
- *    or one number changed, must not verify `ok`.
+ *    first 200 characters, and an excerpt of 60 to 240 characters cut at word
+ *    boundaries, cited against its own page, must verify `ok`; and so must
+ *    excerpts of the kinds real pages and real extractors make hard:
+ *    (1) spaces at element boundaries as other extractors copy them (a space
+ *    at every boundary, or none at the edges of text nodes); (2) the article
+ *    only in a script's JSON (derived pages, served at /NAME/<variant>/);
+ *    (3) soft hyphens on the page, in the excerpt, and a line broken at one.
+ * 2. False accepts: excerpts of other pages, true excerpts of each kind with
+ *    one word or one number changed, and the guards' own cases (a space moved
+ *    where the page has no element boundary, a number edited next to one, a
+ *    `not` inserted, an excerpt that begins or ends inside a word or a
+ *    number) must not verify `ok`.
  *
  * Each page's excerpts go to `verify` as one review (at most MAX_EVIDENCE
  * entries). By default a review fetches each page once, as the worker's page
@@ -42,7 +51,29 @@ import { createVerifier, type Verifier } from '../src/citations/verifier.js';
 import { ConfigSchema } from '../src/config/schema.js';
 import { MAX_EVIDENCE, MAX_EXCERPT_CHARS, type Evidence } from '../src/contracts/payloads.js';
 import { HostLimiter } from '../src/fetcher/fetch-page.js';
-import { htmlToText, matchExcerpt, normalizeForMatch } from '../src/safety/citations/index.js';
+import { htmlSources, htmlToText, matchExcerpt, normalizeForMatch } from '../src/safety/citations/index.js';
+import {
+  breakAtSoftHyphen,
+  cutEdits,
+  domOf,
+  insertNot,
+  insideTextNodes,
+  joinSegments,
+  numberEditsAt,
+  numbersAtBoundaries,
+  SCRIPT_PAGES,
+  scriptPage,
+  segmentsOf,
+  SHY,
+  softHyphenPage,
+  spaceEdits,
+  window,
+  WINDOW_MAX,
+  WINDOW_MIN,
+  type Edit,
+  type ScriptPage,
+  type Segment,
+} from './citation-cases.js';
 import {
   describeMachine,
   formatMarkdown,
@@ -53,16 +84,19 @@ import {
   writeTrailingSection,
 } from './machine.js';
 import { commandArgs } from './command-args.js';
-import { rng } from './random.js';
+import { rng, type Rand } from './random.js';
 
 const DOC = fileURLToPath(new URL('../docs/citations.md', import.meta.url));
-const RECALL_GOAL = 0.995;
+const RECALL_FLOOR = 0.995;
+const RECALL_GOAL = 0.999;
 /** Length of the opening slice taken from a longer paragraph. */
 const SLICE = 200;
 /** Foreign and changed excerpts are at least this long once normalised. */
 const MIN_NEGATIVE = 40;
 /** Excerpts taken from each page to cite against other pages. */
 const FOREIGN_PER_PAGE = 8;
+/** Guard cases drawn from each page: windows inside one text node, numbers at element boundaries. */
+const GUARD_PER_PAGE = 12;
 
 const USAGE = 'usage: npm run eval:citations -- <pages-dir> [--fetch-each] [--others N] [--seed S] [--no-docs]';
 
@@ -107,6 +141,10 @@ interface Page {
   expected: string;
   /** The paragraphs of expected.html as a reader sees them, non-empty. */
   paragraphs: string[];
+  /** The text nodes of each `<p>` of expected.html (the non-empty ones), for other extractors' copies. */
+  paragraphSegments: Segment[][];
+  /** Each `<p>` of expected.html, hyphenated as the soft-hyphen page is, as a reader sees it. */
+  hyphenatedParagraphs: string[];
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -126,17 +164,44 @@ for (const name of readdirSync(pagesDir).sort()) {
   }
   const expectedHtml = readFileSync(expectedFile, 'utf8');
   const $ = load(expectedHtml);
-  const paragraphs = $('p')
-    .toArray()
-    .map((el) => htmlToText($.html(el)))
-    .filter((text) => normalizeForMatch(text) !== '');
-  pages.push({ name, source, expected: normalizeForMatch(htmlToText(expectedHtml)), paragraphs });
+  const paragraphs: string[] = [];
+  const paragraphSegments: Segment[][] = [];
+  const hyphenatedParagraphs: string[] = [];
+  for (const el of $('p').toArray()) {
+    const html = $.html(el);
+    const text = htmlToText(html);
+    if (normalizeForMatch(text) === '') continue;
+    paragraphs.push(text);
+    paragraphSegments.push(segmentsOf(el as unknown as Parameters<typeof segmentsOf>[0]));
+    hyphenatedParagraphs.push(htmlToText(softHyphenPage(html)));
+  }
+  pages.push({
+    name,
+    source,
+    expected: normalizeForMatch(htmlToText(expectedHtml)),
+    paragraphs,
+    paragraphSegments,
+    hyphenatedParagraphs,
+  });
 }
 if (pages.length < 2) usage(`${pagesDir} holds ${pages.length} page folder(s) with source.html and expected.html`);
 const byName = new Map(pages.map((p) => [p.name, p]));
 
+/** Pages served, by key: NAME for the page as it is, NAME/VARIANT for a page derived from it. */
+const served = new Map<string, Buffer>();
+for (const page of pages) served.set(page.name, page.source);
+const baseName = (key: string): string => key.split('/')[0]!;
+const variantKey = (name: string, variant: string): string => {
+  const key = `${name}/${variant}`;
+  if (!served.has(key)) {
+    const html = byName.get(name)!.source.toString('utf8');
+    const built = variant === 'shy' ? softHyphenPage(html) : scriptPage(html, variant as ScriptPage);
+    served.set(key, Buffer.from(built, 'utf8'));
+  }
+  return key;
+};
+
 const random = rng(SEED);
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
 function shuffled<T>(xs: readonly T[]): T[] {
   const out = [...xs];
   for (let i = out.length - 1; i > 0; i--) {
@@ -146,20 +211,52 @@ function shuffled<T>(xs: readonly T[]): T[] {
   return out;
 }
 
-// ---------------------------------------------------------------- excerpts
+// ---------------------------------------------------------------- kinds
 
-type Kind = 'paragraph' | 'opening' | 'foreign' | 'word' | 'number';
+/** Excerpts that are on their page and must verify. */
+const TRUE_KINDS = {
+  paragraph: 'whole paragraph',
+  opening: `first ${SLICE} characters`,
+  window: `excerpt of ${WINDOW_MIN}–${WINDOW_MAX} characters at word boundaries`,
+  spaced: '1. a space at every element boundary (get_text(" "), HTML to Markdown)',
+  stripped: '1. no space at the edges of text nodes (text nodes trimmed and joined)',
+  'script:window-state': '2. article only in `window.__INITIAL_STATE__ = {...}`',
+  'script:next-data': '2. article only in `__NEXT_DATA__` (application/json)',
+  'script:escaped-html': '2. article only as `&lt;p&gt;...` in a script object',
+  'script:rich-text': '2. article only as rich-text JSON, a string per text node',
+  'shy:plain': '3. soft hyphens on the page, none in the excerpt',
+  'shy:excerpt': '3. soft hyphens on the page and in the excerpt',
+  'shy:broken': '3. excerpt broken at a soft hyphen ("-" and a line break)',
+} as const;
+type TrueKind = keyof typeof TRUE_KINDS;
 
-interface Excerpt {
-  /** The page the excerpt cites. */
+/** Excerpts that are not on their page and must not verify. */
+const FALSE_KINDS = {
+  foreign: `excerpt of another page (${FOREIGN_PER_PAGE} per page × ${OTHERS} other pages)`,
+  word: 'one word changed',
+  number: 'one number changed (+1)',
+  'edited:spacing': '1. element-boundary excerpts, one word or number changed',
+  'edited:script': '2. script-only pages, one word or number changed',
+  'edited:shy': '3. soft-hyphen excerpts, one word or number changed',
+  space: 'guard: a space moved where the page has no element boundary',
+  'boundary-number': 'guard: a number edited next to an element boundary',
+  not: 'guard: "not" inserted',
+  cut: 'guard: begins or ends inside a word or a number',
+} as const;
+type FalseKind = keyof typeof FALSE_KINDS;
+
+interface Excerpt<K extends string = TrueKind | FalseKind> {
+  /** The page the excerpt cites (a key of `served`). */
   page: string;
   /** The page the excerpt was taken from. */
   from: string;
-  kind: Kind;
+  kind: K;
   text: string;
   /** For a changed excerpt: what was changed. */
   change?: string;
 }
+
+// ---------------------------------------------------------------- true excerpts
 
 /**
  * The first `n` characters of a paragraph, cut back where the cut would split
@@ -188,12 +285,17 @@ const REPLACEMENTS = [
 const WORD = /(?<![\p{L}\p{M}\p{N}])\p{L}{4,}(?![\p{L}\p{M}\p{N}])/gu;
 const NUMBER = /\d+/g;
 
-/** The match of `re` in `text` whose centre is nearest the middle of the text. */
-function nearestMiddle(text: string, re: RegExp): RegExpExecArray | undefined {
+/** The match of `re` in `text` (that `keep` keeps) whose centre is nearest the middle of the text. */
+function nearestMiddle(
+  text: string,
+  re: RegExp,
+  keep: (m: RegExpExecArray) => boolean = () => true,
+): RegExpExecArray | undefined {
   const mid = text.length / 2;
   let best: RegExpExecArray | undefined;
   let bestDistance = Infinity;
   for (const m of text.matchAll(re)) {
+    if (!keep(m as RegExpExecArray)) continue;
     const distance = Math.abs(m.index + m[0].length / 2 - mid);
     if (distance < bestDistance) {
       best = m as RegExpExecArray;
@@ -211,28 +313,40 @@ function sameCase(word: string, like: string): string {
 }
 
 /** The excerpt with the word of 4+ letters nearest its middle replaced by another real word. */
-function changeWord(text: string): { text: string; change: string } | undefined {
+function changeWord(text: string, r: Rand = random): Edit | undefined {
   const m = nearestMiddle(text, WORD);
   if (!m) return undefined;
-  let word = pick(REPLACEMENTS);
-  while (word === m[0].toLowerCase()) word = pick(REPLACEMENTS);
+  const choose = (): string => REPLACEMENTS[Math.floor(r() * REPLACEMENTS.length)]!;
+  let word = choose();
+  while (word === m[0].toLowerCase()) word = choose();
   word = sameCase(word, m[0]);
   return { text: text.slice(0, m.index) + word + text.slice(m.index + m[0].length), change: `${m[0]} → ${word}` };
 }
 
-/** The excerpt with the number nearest its middle increased by one (leading zeros kept). */
-function changeNumber(text: string): { text: string; change: string } | undefined {
-  const m = nearestMiddle(text, NUMBER);
+/**
+ * The excerpt with the number nearest its middle increased by one (leading
+ * zeros kept). Numbers of reference markers (`[17]`) are left alone: the
+ * matcher removes markers from both sides, so a changed one says nothing.
+ */
+function changeNumber(text: string): Edit | undefined {
+  // A number inside a marker's brackets, or the page number after one (`[1]: 207`).
+  const inMarker = (m: RegExpExecArray): boolean => {
+    const before = text.slice(Math.max(0, m.index - 30), m.index);
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 30);
+    if (/\[[\d ,\-–]*$/.test(before) && /^[\d ,\-–]*\]/.test(after)) return true;
+    return /\]: ?(?:pp?\. ?)?(?:\d{1,4} ?[-–] ?)?$/.test(before);
+  };
+  const m = nearestMiddle(text, NUMBER, (x) => !inMarker(x));
   if (!m) return undefined;
   const next = (BigInt(m[0]) + 1n).toString().padStart(m[0].length, '0');
   return { text: text.slice(0, m.index) + next + text.slice(m.index + m[0].length), change: `${m[0]} → ${next}` };
 }
 
-const trueExcerpts: Excerpt[] = [];
+const trueExcerpts: Array<Excerpt<TrueKind>> = [];
 let tooLong = 0;
 for (const page of pages) {
   const seen = new Set<string>();
-  const add = (kind: Kind, text: string): void => {
+  const add = (kind: TrueKind, text: string): void => {
     if (seen.has(text)) return;
     seen.add(text);
     trueExcerpts.push({ page: page.name, from: page.name, kind, text });
@@ -246,16 +360,38 @@ for (const page of pages) {
 }
 
 /** Changed and foreign excerpts; those genuinely on the cited page (as a reader sees it) are skipped and counted. */
-const negatives: Excerpt[] = [];
-const skipped: Record<'foreign' | 'word' | 'number', number> = { foreign: 0, word: 0, number: 0 };
+const negatives: Array<Excerpt<FalseKind>> = [];
+const skipped = Object.fromEntries(Object.keys(FALSE_KINDS).map((k) => [k, 0])) as Record<FalseKind, number>;
 /** Foreign excerpts skipped, by "taken from → cited against". */
 const skippedPairs = new Map<string, number>();
-const addNegative = (e: Excerpt): void => {
-  if (!matchExcerpt(byName.get(e.page)!.expected, e.text).found) {
+
+/** The page's text as the verifier reads it, normalised (by key of `served`). */
+const pageTexts = new Map<string, string>();
+function pageText(key: string): string {
+  let text = pageTexts.get(key);
+  if (text === undefined) {
+    text = normalizeForMatch(htmlToText(served.get(key)!.toString('utf8')));
+    pageTexts.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * Whether the excerpt is, word for word, on the page: in its expected.html as
+ * a reader sees it, or (for the guards, whose excerpts come from the served
+ * page) in the served page's text. Matched against plain text, so that no
+ * tolerance of the matcher decides what counts as false.
+ */
+const genuinelyOn = (e: Excerpt<FalseKind>, served: boolean): boolean =>
+  matchExcerpt(byName.get(baseName(e.page))!.expected, e.text).found ||
+  (served && matchExcerpt(pageText(baseName(e.page)), e.text).found);
+
+const addNegative = (e: Excerpt<FalseKind>, checkServed = false): void => {
+  if (!genuinelyOn(e, checkServed)) {
     negatives.push(e);
     return;
   }
-  skipped[e.kind as keyof typeof skipped]++;
+  skipped[e.kind]++;
   const pair = `${e.from} → ${e.page}`;
   if (e.kind === 'foreign') skippedPairs.set(pair, (skippedPairs.get(pair) ?? 0) + 1);
 };
@@ -276,34 +412,133 @@ for (const page of pages) {
     for (const e of sample) addNegative({ page: other.name, from: page.name, kind: 'foreign', text: e.text });
   }
 }
+
+// The kinds below draw from random streams of their own, so that adding one
+// leaves the excerpts of the others as they were.
+const streams = new Map<string, Rand>();
+const stream = (name: string): Rand => {
+  let r = streams.get(name);
+  if (!r) {
+    let h = SEED;
+    for (const c of name) h = Math.imul(h ^ c.charCodeAt(0), 0x9e3779b1);
+    streams.set(name, (r = rng(h)));
+  }
+  return r;
+};
+
+/** Each changed excerpt of a kind's true excerpt, against the same page. */
+function addEdited(e: Excerpt<TrueKind>, kind: FalseKind): void {
+  if (normalizeForMatch(e.text).length < MIN_NEGATIVE) return;
+  const word = changeWord(e.text, stream(kind));
+  if (word) addNegative({ ...e, kind, ...word });
+  const number = changeNumber(e.text);
+  if (number) addNegative({ ...e, kind, ...number });
+}
+
+const plainNormalized = (page: Page, i: number): string => normalizeForMatch(page.paragraphs[i]!);
+
+for (const page of pages) {
+  const added = new Set<string>();
+  const add = (kind: TrueKind, pageKey: string, text: string | undefined): Excerpt<TrueKind> | undefined => {
+    if (text === undefined || text.length > MAX_EXCERPT_CHARS || added.has(`${kind} ${text}`)) return undefined;
+    added.add(`${kind} ${text}`);
+    const e: Excerpt<TrueKind> = { page: pageKey, from: page.name, kind, text };
+    trueExcerpts.push(e);
+    return e;
+  };
+  page.paragraphs.forEach((paragraph, i) => {
+    add('window', page.name, window(stream('window'), paragraph));
+
+    // 1. The paragraph as other extractors copy it; only excerpts that differ
+    //    from the text a reader sees are this kind.
+    const segments = page.paragraphSegments[i]!;
+    const rendered = joinSegments(segments, 'rendered');
+    for (const how of ['spaced', 'stripped'] as const) {
+      const w = window(stream(how), joinSegments(segments, how), rendered);
+      if (w === undefined || plainNormalized(page, i).includes(normalizeForMatch(w))) continue;
+      const e = add(how, page.name, w);
+      if (e) addEdited(e, 'edited:spacing');
+    }
+
+    // 2. The article only in a script, one derived page per construction.
+    for (const how of SCRIPT_PAGES) {
+      const e = add(`script:${how}`, variantKey(page.name, how), window(stream(`script:${how}`), paragraph));
+      if (e) addEdited(e, 'edited:script');
+    }
+
+    // 3. Soft hyphens: the page hyphenated, the excerpt without them, with them, broken at one.
+    const hyphenated = window(stream('shy'), page.hyphenatedParagraphs[i]!);
+    if (hyphenated !== undefined && hyphenated.includes(SHY)) {
+      const key = variantKey(page.name, 'shy');
+      for (const e of [
+        add('shy:plain', key, hyphenated.replaceAll(SHY, '')),
+        add('shy:excerpt', key, hyphenated),
+        add('shy:broken', key, breakAtSoftHyphen(stream('shy:broken'), hyphenated)),
+      ]) {
+        if (e) addEdited(e, 'edited:shy');
+      }
+    }
+  });
+
+  // The guards' own cases, from the served page's text nodes.
+  const body = segmentsOf(domOf(page.source.toString('utf8')));
+  // Only excerpts found once on the page: elsewhere the same words may stand at an element boundary.
+  const onPage = (text: string): boolean => {
+    const t = pageText(page.name);
+    const n = normalizeForMatch(text);
+    return matchExcerpt(t, text).found && t.indexOf(n) === t.lastIndexOf(n);
+  };
+  for (const w of insideTextNodes(stream('space'), body, GUARD_PER_PAGE)) {
+    if (!onPage(w)) continue;
+    for (const edit of spaceEdits(w)) addNegative({ page: page.name, from: page.name, kind: 'space', ...edit }, true);
+  }
+  for (const { text, at } of numbersAtBoundaries(body, GUARD_PER_PAGE)) {
+    if (!onPage(text)) continue;
+    for (const edit of numberEditsAt(text, at)) {
+      addNegative({ page: page.name, from: page.name, kind: 'boundary-number', ...edit }, true);
+    }
+  }
+  for (const e of trueExcerpts.filter((x) => x.page === page.name && x.kind === 'window')) {
+    const not = insertNot(e.text);
+    if (not) addNegative({ page: page.name, from: page.name, kind: 'not', ...not });
+    for (const edit of cutEdits(e.text)) {
+      // A cut that leaves a few characters only says nothing about the guard.
+      if (normalizeForMatch(edit.text).length < MIN_NEGATIVE) continue;
+      addNegative({ page: page.name, from: page.name, kind: 'cut', ...edit });
+    }
+  }
+}
 const prepSeconds = (performance.now() - prepStarted) / 1000;
 
 // ---------------------------------------------------------------- server and verifier
 
 let requests = 0;
 const server = createServer((req, res) => {
-  const m = /^\/([^/?]+)\/(?:\?.*)?$/.exec(req.url ?? '');
-  let name: string | undefined;
+  const m = /^\/([^/?]+)\/(?:([a-z-]+)\/)?(?:\?.*)?$/.exec(req.url ?? '');
+  let key: string | undefined;
   try {
-    name = m ? decodeURIComponent(m[1]!) : undefined;
+    key = m ? decodeURIComponent(m[1]!) + (m[2] ? `/${m[2]}` : '') : undefined;
   } catch {
-    name = undefined;
+    key = undefined;
   }
-  const page = name === undefined ? undefined : byName.get(name);
-  if (!page) {
+  const body = key === undefined ? undefined : served.get(key);
+  if (!body) {
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found');
     return;
   }
   requests++;
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': page.source.length });
-  res.end(page.source);
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
+  res.end(body);
 });
 await new Promise<void>((resolve, reject) => {
   server.once('error', reject);
   server.listen(0, '127.0.0.1', resolve);
 });
 const { port } = server.address() as AddressInfo;
-const urlOf = (name: string): string => `http://localhost:${port}/${encodeURIComponent(name)}/`;
+const urlOf = (key: string): string => {
+  const [name, variant] = key.split('/');
+  return `http://localhost:${port}/${encodeURIComponent(name!)}/${variant ? `${variant}/` : ''}`;
+};
 
 const config = ConfigSchema.parse({ citations: { allow_private_hosts: [`localhost:${port}`] } });
 const c = config.citations;
@@ -339,7 +574,7 @@ function reviewVerifier(): Verifier {
 let reviews = 0;
 let verifications = 0;
 /** Verifies the excerpts, one review per cited page (split at MAX_EVIDENCE entries). */
-async function verifyAll(excerpts: Excerpt[]): Promise<CitationResult[]> {
+async function verifyAll(excerpts: readonly Excerpt[]): Promise<CitationResult[]> {
   const results = new Array<CitationResult>(excerpts.length);
   const byPage = new Map<string, number[]>();
   excerpts.forEach((e, i) => {
@@ -347,10 +582,10 @@ async function verifyAll(excerpts: Excerpt[]): Promise<CitationResult[]> {
     if (list) list.push(i);
     else byPage.set(e.page, [i]);
   });
-  for (const [name, indexes] of byPage) {
+  for (const [key, indexes] of byPage) {
     for (let at = 0; at < indexes.length; at += MAX_EVIDENCE) {
       const chunk = indexes.slice(at, at + MAX_EVIDENCE);
-      const evidence: Evidence[] = chunk.map((i) => ({ claim: '', url: urlOf(name), excerpt: excerpts[i]!.text }));
+      const evidence: Evidence[] = chunk.map((i) => ({ claim: '', url: urlOf(key), excerpt: excerpts[i]!.text }));
       const out = await reviewVerifier().verify(evidence);
       reviews++;
       verifications += evidence.length;
@@ -391,18 +626,13 @@ const negativeSeconds = totalSeconds - trueSeconds;
 
 // ---------------------------------------------------------------- recall
 
-const pageTexts = new Map<string, string>();
-/** The page's text as the verifier reads it (these pages are UTF-8 and served as such). */
-function pageText(name: string): string {
-  let text = pageTexts.get(name);
-  if (text === undefined) {
-    text = normalizeForMatch(htmlToText(byName.get(name)!.source.toString('utf8')));
-    pageTexts.set(name, text);
-  }
-  return text;
-}
-
 const squeeze = (s: string): string => s.replace(/ /g, '');
+
+/** The page's visible text and the text of its scripts' JSON, normalised: where a miss is looked for. */
+function diagnosisText(key: string): string {
+  const script = htmlSources(served.get(key)!.toString('utf8')).script?.text;
+  return script === undefined ? pageText(key) : `${pageText(key)} ${script}`;
+}
 
 interface Diagnosis {
   cause: string;
@@ -421,7 +651,7 @@ interface Diagnosis {
 function diagnose(e: Excerpt, r: CitationResult): Diagnosis {
   if (r.status !== 'unverified' || r.reason !== 'excerpt_not_found') return { cause: r.reason ?? r.status };
   const excerpt = normalizeForMatch(e.text);
-  const text = pageText(e.page);
+  const text = diagnosisText(e.page);
   if (squeeze(text).includes(squeeze(excerpt))) return { cause: 'spacing differs' };
   let lo = 0;
   let hi = excerpt.length;
@@ -443,68 +673,62 @@ function diagnose(e: Excerpt, r: CitationResult): Diagnosis {
   return { cause, excerptAt, pageAt };
 }
 
-interface Miss extends Diagnosis {
-  excerpt: Excerpt;
-  result: CitationResult;
-}
-const misses: Miss[] = [];
-const recallRows: Array<Array<string | number>> = [];
-for (const kind of ['paragraph', 'opening'] as const) {
-  const idx = trueExcerpts.flatMap((e, i) => (e.kind === kind ? [i] : []));
-  const ok = idx.filter((i) => trueResults[i]!.status === 'ok').length;
-  recallRows.push([
-    kind === 'paragraph' ? 'whole paragraph' : `first ${SLICE} characters`,
-    idx.length,
-    ok,
-    percent(ok, idx.length, 2),
-  ]);
-}
-trueExcerpts.forEach((e, i) => {
-  const r = trueResults[i]!;
-  if (r.status !== 'ok') misses.push({ excerpt: e, result: r, ...diagnose(e, r) });
-});
-const trueOk = trueExcerpts.length - misses.length;
-recallRows.push(['all', trueExcerpts.length, trueOk, percent(trueOk, trueExcerpts.length, 2)]);
-const recall = trueExcerpts.length === 0 ? 0 : trueOk / trueExcerpts.length;
-const causes = new Map<string, number>();
-for (const m of misses) causes.set(m.cause, (causes.get(m.cause) ?? 0) + 1);
-const missPages = new Set(misses.map((m) => m.excerpt.page));
 /** "a 3, b 1": counts, highest first. */
 const count = (m: Map<string, number>): string =>
   [...m]
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
+const tally = (m: Map<string, number>, key: string): void => void m.set(key, (m.get(key) ?? 0) + 1);
+
+/** Where the verified excerpts were found (the result's `source`, when the verifier reports one). */
+const sourceOf = (r: CitationResult): string => (r as { source?: string }).source ?? 'text';
+
+interface Miss extends Diagnosis {
+  excerpt: Excerpt;
+  result: CitationResult;
+}
+const misses: Miss[] = [];
+const recallRows: Array<Array<string | number>> = [];
+for (const kind of Object.keys(TRUE_KINDS) as TrueKind[]) {
+  const idx = trueExcerpts.flatMap((e, i) => (e.kind === kind ? [i] : []));
+  const ok = idx.filter((i) => trueResults[i]!.status === 'ok');
+  const sources = new Map<string, number>();
+  for (const i of ok) tally(sources, sourceOf(trueResults[i]!));
+  recallRows.push([TRUE_KINDS[kind], idx.length, ok.length, percent(ok.length, idx.length, 2), count(sources) || '–']);
+}
+trueExcerpts.forEach((e, i) => {
+  const r = trueResults[i]!;
+  if (r.status !== 'ok') misses.push({ excerpt: e, result: r, ...diagnose(e, r) });
+});
+const trueOk = trueExcerpts.length - misses.length;
+recallRows.push(['all', trueExcerpts.length, trueOk, percent(trueOk, trueExcerpts.length, 2), '']);
+const recall = trueExcerpts.length === 0 ? 0 : trueOk / trueExcerpts.length;
+const causes = new Map<string, number>();
+for (const m of misses) tally(causes, `${m.excerpt.kind}: ${m.cause}`);
+const missPages = new Set(misses.map((m) => baseName(m.excerpt.page)));
 
 // ---------------------------------------------------------------- false accepts
 
-interface Accepted {
-  excerpt: Excerpt;
-}
-const accepted: Accepted[] = [];
+const accepted: Array<Excerpt<FalseKind>> = [];
 const notOkReasons = new Map<string, number>();
 const falseRows: Array<Array<string | number>> = [];
-const NEGATIVE_LABEL: Record<'foreign' | 'word' | 'number', string> = {
-  foreign: `excerpt of another page (${FOREIGN_PER_PAGE} per page × ${OTHERS} other pages)`,
-  word: 'one word changed',
-  number: 'one number changed (+1)',
-};
-for (const kind of ['foreign', 'word', 'number'] as const) {
+for (const kind of Object.keys(FALSE_KINDS) as FalseKind[]) {
   const idx = negatives.flatMap((e, i) => (e.kind === kind ? [i] : []));
   let ok = 0;
   for (const i of idx) {
     const r = negativeResults[i]!;
     if (r.status === 'ok') {
       ok++;
-      accepted.push({ excerpt: negatives[i]! });
+      accepted.push(negatives[i]!);
     } else {
-      const key = `${r.status}: ${r.reason}`;
-      notOkReasons.set(key, (notOkReasons.get(key) ?? 0) + 1);
+      tally(notOkReasons, `${r.status}: ${r.reason}`);
     }
   }
-  falseRows.push([NEGATIVE_LABEL[kind], idx.length, skipped[kind], ok]);
+  falseRows.push([FALSE_KINDS[kind], idx.length, skipped[kind], ok]);
 }
-falseRows.push(['all', negatives.length, skipped.foreign + skipped.word + skipped.number, accepted.length]);
+const skippedAll = Object.values(skipped).reduce((a, b) => a + b, 0);
+falseRows.push(['all', negatives.length, skippedAll, accepted.length]);
 
 // ---------------------------------------------------------------- printing
 
@@ -512,22 +736,25 @@ const clip = (s: string, n = 160): string => JSON.stringify(s.length > n ? s.sli
 const loadLine = `load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end`;
 const perSecond = (n: number, s: number): string => (s > 0 ? (n / s).toFixed(0) : '–');
 const paragraphsTotal = pages.reduce((n, p) => n + p.paragraphs.length, 0);
+const derivedPages = served.size - pages.length;
+const met = (ok: boolean): string => (ok ? 'met' : 'NOT MET');
 
 console.log(
-  `excerpts from ${paragraphsTotal} non-empty paragraphs: ${trueExcerpts.length} true (whole paragraphs, and the ` +
-    `first ${SLICE} characters of the longer ones), ${negatives.length} false; prepared in ${prepSeconds.toFixed(1)} s`,
+  `excerpts from ${paragraphsTotal} non-empty paragraphs: ${trueExcerpts.length} true, ${negatives.length} false; ` +
+    `${derivedPages} derived pages; prepared in ${prepSeconds.toFixed(1)} s`,
 );
 if (tooLong > 0)
   console.log(`${tooLong} paragraph(s) over ${MAX_EXCERPT_CHARS} characters checked by their opening only`);
 if (notUtf8.length > 0) console.log(`not valid UTF-8 (served as UTF-8 all the same): ${notUtf8.join(', ')}`);
 
 console.log('\n1. Recall: true excerpts cited against their own page\n');
-console.log(textTable(['excerpt', 'checked', 'ok', 'recall'], recallRows));
+console.log(textTable(['excerpt', 'checked', 'ok', 'recall', 'found in'], recallRows));
 console.log(
-  `\nrequirement: recall >= ${(RECALL_GOAL * 100).toFixed(1)}%: ${recall >= RECALL_GOAL ? 'met' : 'NOT MET'}` +
+  `\nrequirement: recall >= ${(RECALL_FLOOR * 100).toFixed(1)}%: ${met(recall >= RECALL_FLOOR)}; ` +
+    `goal ${(RECALL_GOAL * 100).toFixed(1)}%: ${met(recall >= RECALL_GOAL)}` +
     (misses.length > 0 ? `; ${misses.length} miss(es) on ${missPages.size} page(s)` : ''),
 );
-if (misses.length > 0) console.log(`  by cause: ${count(causes)}`);
+if (misses.length > 0) console.log(`  by kind and cause: ${count(causes)}`);
 for (const m of misses) {
   console.log(
     `  MISS ${m.excerpt.page} (${m.excerpt.kind}): ${m.result.status} ${m.result.reason ?? ''} [${m.cause}]\n` +
@@ -542,9 +769,12 @@ console.log('\n2. False accepts: each verification that returns ok\n');
 console.log(textTable(['excerpt', 'verified', 'skipped: on the page', 'accepted'], falseRows));
 if (skippedPairs.size > 0) console.log(`\nforeign excerpts skipped, by pages: ${count(skippedPairs)}`);
 console.log(`not ok, by result: ${[...notOkReasons].map(([k, n]) => `${k} ${n}`).join('; ') || 'none'}`);
-console.log(`requirement: no false accept: ${accepted.length === 0 ? 'met' : 'NOT MET'}`);
-for (const a of accepted.slice(0, 20)) {
-  const e = a.excerpt;
+console.log(`requirement: no false accept: ${met(accepted.length === 0)}`);
+const shownPerKind = new Map<string, number>();
+for (const e of accepted) {
+  // At most 10 of each kind, so that one kind cannot hide another.
+  tally(shownPerKind, e.kind);
+  if (shownPerKind.get(e.kind)! > 10) continue;
   console.log(
     `  ACCEPTED ${e.kind} cited against ${e.page}` +
       (e.kind === 'foreign' ? ` (taken from ${e.from})` : ` (${e.change})`) +
@@ -563,21 +793,23 @@ console.log(loadLine);
 
 if (!args.values['no-docs']) {
   const missesByPage = new Map<string, number>();
-  for (const m of misses) missesByPage.set(m.excerpt.page, (missesByPage.get(m.excerpt.page) ?? 0) + 1);
+  for (const m of misses) tally(missesByPage, baseName(m.excerpt.page));
   const causeText =
     misses.length === 0
       ? 'No true excerpt was missed.'
-      : `Misses by cause: ${count(causes)}; by page: ${count(missesByPage)}. The cause is found by comparing the ` +
-        'normalised excerpt with the page text from where they part: the excerpt leaves out text the page shows ' +
-        '(the excerpt goes on a little further in the page), has text the page lacks (the page goes on a little ' +
-        'further in the excerpt), or differs otherwise; "spacing differs" means the words are all there but a block ' +
-        'boundary or markup between them gives different spaces. `npm run eval:citations` prints each miss.';
+      : `Misses by kind and cause: ${count(causes)}; by page: ${count(missesByPage)}. The cause is found by ` +
+        'comparing the normalised excerpt with the text of the page (visible, and its scripts\u2019 JSON) from ' +
+        'where they part: the excerpt ' +
+        'leaves out text the page shows (the excerpt goes on a little further in the page), has text the page ' +
+        'lacks (the page goes on a little further in the excerpt), or differs otherwise; "spacing differs" means ' +
+        'the words are all there but with different spaces. `npm run eval:citations` prints each miss.';
   const body = [
     '## Measured',
     '',
     `Written by \`npm run eval:citations -- <pages-dir>\` on ${when}, on ${host}; ${loadLine}; each run replaces ` +
       `this section. Corpus: \`${path.basename(pagesDir)}\`, ${pages.length} real web pages, each as served ` +
-      `(\`source.html\`) and as the article text a reader sees (\`expected.html\`). The corpus stores every page in ` +
+      `(\`source.html\`) and as the article text a reader sees (\`expected.html\`), and ${derivedPages} pages ` +
+      'derived from them (below). The corpus stores every page in ' +
       `UTF-8${notUtf8.length > 0 ? ` (${notUtf8.length} not valid UTF-8)` : ''}; a loopback server serves each one ` +
       `as \`text/html; charset=utf-8\` at \`http://localhost:PORT/NAME/\`, and the verifier built from the ` +
       `configuration (\`localhost\` allow-listed, no Redis) fetches it, so the whole path runs: undici, the ` +
@@ -590,23 +822,39 @@ if (!args.values['no-docs']) {
     '',
     '### Recall',
     '',
-    `True excerpts are the text of each \`<p>\` of \`expected.html\` as a reader sees it (${paragraphsTotal} ` +
-      `non-empty paragraphs), whole, and the first ${SLICE} characters of each longer one (cut back so as not to ` +
-      `end inside a number), each cited against its own page. Requirement: at least ` +
-      `${(RECALL_GOAL * 100).toFixed(1)}% verify \`ok\`: **${recall >= RECALL_GOAL ? 'met' : 'not met'}**.`,
+    `True excerpts come from the text of each \`<p>\` of \`expected.html\` (${paragraphsTotal} non-empty ` +
+      `paragraphs): the paragraph whole as a reader sees it, its first ${SLICE} characters when longer (cut back ` +
+      `so as not to end inside a number), and an excerpt of ${WINDOW_MIN} to ${WINDOW_MAX} characters cut at word ` +
+      'boundaries at a random place (seeded); each cited against its own page. Then the kinds that real pages ' +
+      'and real extractors make hard, each an excerpt of the same length: (1) the paragraph as other text ' +
+      'extractors copy it, with a space at every element boundary or none at the edges of text nodes, counted ' +
+      'only where that differs from the text a reader sees, and cut where the reader also sees a word boundary; ' +
+      '(2) the page rebuilt as a client-rendered site serves it, its `<title>`, an empty body and the original ' +
+      'body only inside a script, in four constructions; (3) the page with a soft hyphen every three letters of ' +
+      'each word of seven letters or more, the excerpt without them, with them, and broken at one as a ' +
+      `wrapped text dump shows it (\`-\` and a line break). Requirement: at least ` +
+      `${(RECALL_FLOOR * 100).toFixed(1)}% verify \`ok\`: **${recall >= RECALL_FLOOR ? 'met' : 'not met'}**; goal ` +
+      `${(RECALL_GOAL * 100).toFixed(1)}%: **${recall >= RECALL_GOAL ? 'met' : 'not met'}**. "Found in" is the ` +
+      "result's `source`.",
     '',
-    markdownTable(['excerpt', 'checked', 'ok', 'recall'], recallRows),
+    markdownTable(['excerpt', 'checked', 'ok', 'recall', 'found in'], recallRows),
     '',
     causeText,
     '',
     '### False accepts',
     '',
     `Excerpts that must not verify: up to ${FOREIGN_PER_PAGE} excerpts of at least ${MIN_NEGATIVE} normalised ` +
-      `characters from each page, cited against ${OTHERS} other pages drawn at random (seed ${SEED}); and each ` +
-      `true excerpt of at least ${MIN_NEGATIVE} characters with the word of four or more letters nearest its ` +
-      'middle replaced by a different real word, and, when it holds a number, with the number nearest its ' +
-      'middle increased by one. An excerpt that is genuinely on the cited page (found in its `expected.html` as ' +
-      `a reader sees it) is skipped. Requirement: none verifies \`ok\`: **${accepted.length === 0 ? 'met' : 'not met'}**.`,
+      `characters from each page, cited against ${OTHERS} other pages drawn at random (seed ${SEED}); each true ` +
+      `excerpt of at least ${MIN_NEGATIVE} characters, of every kind above, with the word of four or more ` +
+      'letters nearest its middle replaced by a different real word, and, when it holds a number, with the ' +
+      'number nearest its middle increased by one; and the cases of each guard, drawn from the served page: up ' +
+      `to ${GUARD_PER_PAGE} excerpts per page lying inside one text node with two words joined, a word split ` +
+      'or a space shifted by one letter; up to the same number of places where a digit touches an element ' +
+      'boundary, with the number increased, its digit at the boundary dropped, a space put inside it or the ' +
+      'space between two numbers taken out; each word-boundary excerpt with "not" after its first auxiliary ' +
+      'verb, and cut to begin inside its first word or a number or to end inside its last number. An excerpt ' +
+      'that is word for word on the cited page (in its `expected.html` as a reader sees it or, for the guards, ' +
+      `in the served page) is skipped. Requirement: none verifies \`ok\`: **${accepted.length === 0 ? 'met' : 'not met'}**.`,
     '',
     markdownTable(['excerpt', 'verified', 'skipped: on the page', 'accepted'], falseRows),
     '',
@@ -622,4 +870,4 @@ if (!args.values['no-docs']) {
   console.log('\nwrote the ## Measured section of docs/citations.md');
 }
 
-process.exit(recall >= RECALL_GOAL && accepted.length === 0 ? 0 : 1);
+process.exit(recall >= RECALL_FLOOR && accepted.length === 0 ? 0 : 1);

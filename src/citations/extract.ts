@@ -9,10 +9,11 @@
 import {
   CitationTextError,
   decodeBody,
-  htmlToText,
-  normalizeForMatch,
+  htmlSources,
+  plainSources,
   readPdf,
   type CitationTextErrorCode,
+  type PageSources,
 } from '../safety/citations/index.js';
 
 /**
@@ -35,8 +36,8 @@ export type ExtractFailure =
 export type Extraction =
   | {
       ok: true;
-      /** Normalised for matching (normalizeForMatch). */
-      text: string;
+      /** The texts to match excerpts in, normalised, with their gaps (page-sources.ts). */
+      sources: PageSources;
       /** True when only part of the document was read (a PDF past `pdf_max_pages`). */
       truncated: boolean;
     }
@@ -74,10 +75,11 @@ const FAILURE_OF: Record<CitationTextErrorCode, ExtractFailure> = {
 };
 
 /**
- * The text of a document: HTML without markup (and with its JSON-LD article
- * text), plain text as it is, a PDF's first `pdfMaxPages` pages; decoded in
- * the document's real charset and normalised. Never throws for a document,
- * whatever its bytes.
+ * The texts of a document: HTML without markup (and with its JSON-LD article
+ * text, and apart the text of its scripts' JSON), plain text as it is, a
+ * PDF's first `pdfMaxPages` pages; decoded in the document's real charset
+ * and normalised, with the places where a quote's spacing may differ
+ * (marked-text.ts). Never throws for a document, whatever its bytes.
  */
 export async function extractDocument(
   body: Uint8Array,
@@ -86,19 +88,19 @@ export async function extractDocument(
 ): Promise<Extraction> {
   const type = mediaType(contentType);
   try {
-    let text: string;
+    let sources: PageSources;
     let truncated = false;
     if (HTML.has(type)) {
-      text = htmlToText(decodeBody(body, contentType).text);
+      sources = htmlSources(decodeBody(body, contentType).text);
     } else if (type === 'text/plain') {
-      text = decodeBody(body, contentType).text;
+      sources = plainSources(decodeBody(body, contentType).text);
     } else if (type === 'application/pdf') {
       const pdf = await readPdf(body, {
         maxPages: limits.pdfMaxPages,
         maxDecodedBytes: limits.pdfMaxDecodedBytes,
         maxTextChars: limits.maxTextChars,
       });
-      text = pdf.text;
+      sources = plainSources(pdf.text);
       truncated = pdf.pagesRead < pdf.pages;
     } else {
       return {
@@ -107,7 +109,7 @@ export async function extractDocument(
         detail: `content type ${type || '(none)'} is not HTML, plain text or PDF`,
       };
     }
-    return { ok: true, text: normalizeForMatch(text), truncated };
+    return { ok: true, sources, truncated };
   } catch (err) {
     if (err instanceof CitationTextError) return { ok: false, reason: FAILURE_OF[err.code], detail: err.message };
     return { ok: false, reason: 'unreadable_content', detail: err instanceof Error ? err.message : String(err) };

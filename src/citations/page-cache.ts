@@ -9,7 +9,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import type { PageText } from './page-text.js';
+import { PAGE_TEXT_VERSION, type PageText } from './page-text.js';
 
 export type CacheResult = 'hit' | 'miss' | 'shared' | 'waited';
 
@@ -42,9 +42,12 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     return { value: `${options.keyPrefix}:page:${h}`, lock: `${options.keyPrefix}:page-lock:${h}` };
   };
 
+  /** The cached page; a text of another version (PAGE_TEXT_VERSION) counts as none, and is fetched again. */
   async function read(key: string): Promise<PageText | undefined> {
     const raw = await redis.get(key);
-    return raw === null ? undefined : (JSON.parse(raw) as PageText);
+    if (raw === null) return undefined;
+    const page = JSON.parse(raw) as PageText;
+    return page.ok && page.v !== PAGE_TEXT_VERSION ? undefined : page;
   }
 
   async function load(url: string, fetch: () => Promise<PageText>): Promise<PageText> {

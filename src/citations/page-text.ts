@@ -5,12 +5,31 @@
  * parse-pool.ts). The result is what the page cache stores.
  */
 import { fetchPage, type FetchOptions } from '../fetcher/fetch-page.js';
+import type { MatchText, PageSources } from '../safety/citations/index.js';
 import { isReadable, mediaType, type Extraction } from './extract.js';
+
+/**
+ * The version of the shape of a page's text, kept in the cache with it. A
+ * cached text of another version is fetched again: version 1 had no gaps, and
+ * an excerpt whose spacing differs at an element boundary would be reported
+ * not found for as long as it stayed cached.
+ */
+export const PAGE_TEXT_VERSION = 2;
 
 export type PageText =
   | {
       ok: true;
+      v: typeof PAGE_TEXT_VERSION;
+      /** The visible text, then the JSON-LD text, normalised (PageSources.text.text). */
       text: string;
+      /** PageSources.text.gaps */
+      gaps?: number[];
+      /** PageSources.text.hyphens */
+      hyphens?: number[];
+      /** PageSources.jsonLdAt */
+      jsonLdAt?: number;
+      /** PageSources.script */
+      script?: MatchText;
       contentType: string;
       finalUrl: string;
       wireBytes: number;
@@ -18,6 +37,18 @@ export type PageText =
       truncated?: boolean;
     }
   | { ok: false; reason: string; detail: string };
+
+/** The texts of a page read from its PageText, for the matcher. */
+export function pageSources(page: PageText & { ok: true }): PageSources {
+  const text: MatchText = { text: page.text };
+  if (page.gaps !== undefined) text.gaps = page.gaps;
+  if (page.hyphens !== undefined) text.hyphens = page.hyphens;
+  return {
+    text,
+    ...(page.jsonLdAt !== undefined ? { jsonLdAt: page.jsonLdAt } : {}),
+    ...(page.script !== undefined ? { script: page.script } : {}),
+  };
+}
 
 /** What turns a fetched body into text: the parsing pool, in the service. */
 export interface DocumentReader {
@@ -38,9 +69,15 @@ export async function fetchPageText(url: string, options: FetchOptions, reader: 
   }
   const extracted = await reader.extract(fetched.body, fetched.contentType);
   if (!extracted.ok) return { ok: false, reason: extracted.reason, detail: extracted.detail };
+  const { text, jsonLdAt, script } = extracted.sources;
   return {
     ok: true,
-    text: extracted.text,
+    v: PAGE_TEXT_VERSION,
+    text: text.text,
+    ...(text.gaps !== undefined ? { gaps: text.gaps } : {}),
+    ...(text.hyphens !== undefined ? { hyphens: text.hyphens } : {}),
+    ...(jsonLdAt !== undefined ? { jsonLdAt } : {}),
+    ...(script !== undefined ? { script } : {}),
     contentType: mediaType(fetched.contentType),
     finalUrl: fetched.finalUrl,
     wireBytes: fetched.wireBytes,

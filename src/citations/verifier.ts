@@ -10,9 +10,9 @@ import type { Evidence } from '../contracts/payloads.js';
 import type { CitationResult, UrlSummary } from '../contracts/results.js';
 import type { FetchOptions } from '../fetcher/fetch-page.js';
 import type { HostLimiter } from '../fetcher/fetch-page.js';
-import { matchExcerpt } from '../safety/citations/index.js';
+import { matchInPage, type PageSources } from '../safety/citations/index.js';
 import type { PageCache } from './page-cache.js';
-import { fetchPageText, type DocumentReader, type PageText } from './page-text.js';
+import { fetchPageText, pageSources, type DocumentReader, type PageText } from './page-text.js';
 
 export interface VerifierOptions {
   fetchOptions: FetchOptions;
@@ -73,6 +73,15 @@ export function countByStatus(results: CitationResult[]): Record<CitationStatus,
 const stopped = () => new CosciError('JOB_ABORTED', 'citation check stopped: the worker is shutting down');
 
 export function createVerifier(options: VerifierOptions): Verifier {
+  // One PageSources per page text: the entries of a review that share a page
+  // (through the cache's single flight) share what the matcher builds for it.
+  const sourcesOfPage = new WeakMap<PageText, PageSources>();
+  const sourcesOf = (page: PageText & { ok: true }): PageSources => {
+    let sources = sourcesOfPage.get(page);
+    if (sources === undefined) sourcesOfPage.set(page, (sources = pageSources(page)));
+    return sources;
+  };
+
   const loadPage = (url: string, signal: AbortSignal | undefined): Promise<PageText> => {
     const fetch = () =>
       options.hostLimiter.run(hostOf(url), async () => {
@@ -103,8 +112,8 @@ export function createVerifier(options: VerifierOptions): Verifier {
     if (seen && !seen.has(canonicalUrl(e.url))) return fail('unverified', 'url_not_seen');
     const page = await loadPage(e.url, signal);
     if (!page.ok) return fail('fetch_failed', page.reason);
-    const match = matchExcerpt(
-      page.text,
+    const match = matchInPage(
+      sourcesOf(page),
       e.excerpt,
       options.prefixChars > 0 ? { prefixChars: options.prefixChars } : undefined,
     );
@@ -115,7 +124,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
         page.truncated && match.reason === 'excerpt_not_found' ? 'excerpt_not_in_pages_read' : match.reason,
       );
     }
-    return { ...base, status: 'ok', citation_unverified: false };
+    return { ...base, status: 'ok', source: match.source, citation_unverified: false };
   }
 
   return {

@@ -7,6 +7,7 @@
  * trusted by a cast. JSON Schema files in schemas/ (result.*.json).
  */
 import { z } from 'zod';
+import { TEXT_SOURCES } from '../safety/citations/page-sources.js';
 import { VerdictSchema } from '../safety/classification/verdict.js';
 import { REVIEW_STATES } from '../safety/review/decision.js';
 import { REPORT_CHECK_MODES, SECTION_STATES } from '../safety/review/report-check.js';
@@ -43,6 +44,11 @@ export const CitationResultSchema = z.object({
    * blocked_address, content_too_slow, ... (docs/citations.md).
    */
   reason: z.string().optional(),
+  /**
+   * When ok, where the excerpt was found: the page's visible text, its JSON-LD article text, or the JSON
+   * in its scripts (the article of a client-rendered page) (docs/citations.md).
+   */
+  source: z.enum(TEXT_SOURCES).optional(),
   citation_unverified: z.boolean(),
   /**
    * The claim and the excerpt as cited, kept for the person who reviews the

@@ -14,6 +14,7 @@
  */
 import { load } from 'cheerio/slim';
 import { CitationTextError } from './errors.js';
+import { BOUNDARY, wellFormed } from './marked-text.js';
 import { tooDeeplyNested } from './nesting.js';
 import { WHITESPACE_RUN } from './normalize.js';
 import { removeReferenceMarkers } from './reference-markers.js';
@@ -65,9 +66,26 @@ const REFERENCE_CLASS = /(?:^|\s)reference(?:\s|$)/;
 /** Schema.org properties that hold the article text or a summary of it. */
 const JSON_LD_KEYS = new Set(['articleBody', 'description', 'headline', 'abstract', 'text']);
 
-function isJsonLd(el: DomNode): boolean {
+/** The media type of a script element, lower case, without parameters; '' when it has none. */
+function scriptType(el: DomNode): string {
   const type = el.attribs?.type;
-  return type !== undefined && type.split(';')[0]!.trim().toLowerCase() === 'application/ld+json';
+  return type === undefined ? '' : type.split(';')[0]!.trim().toLowerCase();
+}
+
+function isJsonLd(el: DomNode): boolean {
+  return scriptType(el) === 'application/ld+json';
+}
+
+/**
+ * Script types that hold JavaScript or JSON (an application's state, which
+ * client-rendered sites fill their pages from): no type, the JavaScript MIME
+ * types and `module`, and JSON types other than JSON-LD, which is read apart.
+ * Templates (`text/x-template`, `text/html`) and other data are not read.
+ */
+function holdsStateData(el: DomNode): boolean {
+  const type = scriptType(el);
+  if (type === '' || type === 'module' || type.endsWith('javascript') || type.endsWith('ecmascript')) return true;
+  return (type.endsWith('/json') || type.endsWith('+json')) && type !== 'application/ld+json';
 }
 
 function textOf(el: DomNode): string {
@@ -94,7 +112,7 @@ function jsonLdTexts(source: string): string[] {
   while (stack.length > 0) {
     const value = stack.pop();
     if (typeof value === 'string') {
-      out.push(value);
+      out.push(wellFormed(value));
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) if (typeof value[i] === 'object') stack.push(value[i]);
     } else if (value !== null && typeof value === 'object') {
@@ -130,31 +148,48 @@ function visit(el: DomNode): Visit {
   return BLOCK.has(name) ? Visit.Block : Visit.Inline;
 }
 
+/** What the walk gathers besides the visible text. */
+interface Gathered {
+  /** The source of each JSON-LD block. */
+  jsonLd: string[];
+  /** The source of each other script that may hold JSON state ({@link holdsStateData}); only when asked for. */
+  scripts: string[] | undefined;
+}
+
 /**
- * Appends the visible text under `root` to `parts`, and the source of each
- * JSON-LD block to `jsonLd` when it is given.
+ * Appends the visible text under `root` to `parts`, and gathers the sources
+ * of its scripts into `gathered` when it is given. With `mark` (a
+ * {@link BOUNDARY}), every tag and comment between two pieces of text is
+ * marked with it: at each node that is not text, and where each element ends.
  */
-function collect(root: DomNode, parts: string[], jsonLd: string[] | undefined): void {
+function collect(root: DomNode, parts: string[], gathered: Gathered | undefined, mark: string): void {
   let node: DomNode | null = root.children?.[0] ?? null;
   while (node !== null) {
     if (node.type === 'text') {
       parts.push(node.data!);
-    } else if (node.name !== undefined && node.attribs !== undefined) {
-      if (BREAK.has(node.name)) {
-        parts.push(' ');
-      } else if (node.name === 'script' && jsonLd !== undefined && isJsonLd(node)) {
-        jsonLd.push(textOf(node));
-      } else {
-        const how = visit(node);
-        if (how === Visit.Block) parts.push(' ');
-        const first: DomNode | undefined = node.children?.[0];
-        if (how !== Visit.Skip && first !== undefined) {
-          node = first;
-          continue;
+    } else {
+      // One mark stands for any number of boundaries in a row.
+      if (mark !== '' && parts[parts.length - 1] !== mark) parts.push(mark);
+      if (node.name !== undefined && node.attribs !== undefined) {
+        if (BREAK.has(node.name)) {
+          parts.push(' ');
+        } else if (node.name === 'script' && gathered !== undefined && isJsonLd(node)) {
+          gathered.jsonLd.push(textOf(node));
+        } else {
+          if (node.name === 'script' && gathered?.scripts !== undefined && holdsStateData(node)) {
+            gathered.scripts.push(textOf(node));
+          }
+          const how = visit(node);
+          if (how === Visit.Block) parts.push(' ');
+          const first: DomNode | undefined = node.children?.[0];
+          if (how !== Visit.Skip && first !== undefined) {
+            node = first;
+            continue;
+          }
         }
       }
     }
-    // Leave the node: on to its next sibling, or up, closing each block left.
+    // Leave the node: on to its next sibling, or up, closing each element left.
     while (node !== null) {
       if (node.next !== null) {
         node = node.next;
@@ -163,8 +198,9 @@ function collect(root: DomNode, parts: string[], jsonLd: string[] | undefined): 
       node = node.parent;
       if (node === null || node === root) {
         node = null;
-      } else if (BLOCK.has(node.name!)) {
-        parts.push(' ');
+      } else {
+        if (mark !== '' && parts[parts.length - 1] !== mark) parts.push(mark);
+        if (BLOCK.has(node.name!)) parts.push(' ');
       }
     }
   }
@@ -181,12 +217,34 @@ function parse(html: string): DomNode {
   return load(html).root()[0]!;
 }
 
-/** The text of an HTML fragment found inside JSON-LD (no JSON-LD of its own). */
-function fragmentText(html: string): string {
+/**
+ * The text of an HTML fragment found inside JSON (no scripts of its own read),
+ * marked with `mark` as {@link collect} does; '' when it nests too deeply to
+ * be parsed in reasonable time.
+ */
+export function fragmentText(html: string, mark = ''): string {
   if (tooDeeplyNested(html)) return '';
   const parts: string[] = [];
-  collect(parse(html), parts, undefined);
-  return finish(parts);
+  collect(parse(html), parts, undefined, mark);
+  return mark === '' ? finish(parts) : parts.join('');
+}
+
+/** The texts of the JSON-LD blocks, markup inside their strings read as HTML. */
+function jsonLdText(sources: readonly string[], mark: string): string[] {
+  const out: string[] = [];
+  for (const source of sources) {
+    for (const text of jsonLdTexts(source)) {
+      // Some sites put markup or character references in articleBody.
+      out.push(' ', mark, /[<&]/.test(text) ? fragmentText(text, mark) : text);
+    }
+  }
+  return out;
+}
+
+function checkNesting(html: string): void {
+  if (tooDeeplyNested(html)) {
+    throw new CitationTextError('HTML_TOO_DEEP', 'the page nests elements too deeply to be parsed in reasonable time');
+  }
 }
 
 /**
@@ -196,17 +254,38 @@ function fragmentText(html: string): string {
  * quadratic time (see nesting.ts).
  */
 export function htmlToText(html: string): string {
-  if (tooDeeplyNested(html)) {
-    throw new CitationTextError('HTML_TOO_DEEP', 'the page nests elements too deeply to be parsed in reasonable time');
-  }
+  checkNesting(html);
   const parts: string[] = [];
-  const jsonLd: string[] = [];
-  collect(parse(html), parts, jsonLd);
-  for (const source of jsonLd) {
-    for (const text of jsonLdTexts(source)) {
-      // Some sites put markup or character references in articleBody.
-      parts.push(' ', /[<&]/.test(text) ? fragmentText(text) : text);
-    }
-  }
+  const gathered: Gathered = { jsonLd: [], scripts: undefined };
+  collect(parse(html), parts, gathered, '');
+  parts.push(...jsonLdText(gathered.jsonLd, ''));
   return finish(parts);
+}
+
+/** An HTML page read for matching: its texts with element boundaries marked, not yet normalised. */
+export interface MarkedHtml {
+  /** The visible text, each tag and comment between two pieces of text marked with {@link BOUNDARY}. */
+  visible: string;
+  /** The article text of the JSON-LD blocks, marked the same way. */
+  jsonLd: string;
+  /** The source of each script that may hold an application's state as JSON, in document order. */
+  scripts: string[];
+}
+
+/**
+ * The texts of an HTML page for matching: what {@link htmlToText} reads, with
+ * its element boundaries marked (marked-text.ts), and the sources of its
+ * other scripts. Throws `HTML_TOO_DEEP` as {@link htmlToText} does.
+ */
+export function readHtml(html: string): MarkedHtml {
+  checkNesting(html);
+  const parts: string[] = [];
+  const gathered: Gathered = { jsonLd: [], scripts: [] };
+  collect(parse(html), parts, gathered, BOUNDARY);
+  // Collapsed here, so that normalisation works on the text, not on the page's indentation.
+  return {
+    visible: parts.join('').replace(WHITESPACE_RUN, ' '),
+    jsonLd: jsonLdText(gathered.jsonLd, BOUNDARY).join(''),
+    scripts: gathered.scripts!,
+  };
 }

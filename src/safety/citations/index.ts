@@ -5,7 +5,16 @@
  * caching live in the adapters. No I/O, no configuration read.
  */
 export { normalizeForMatch } from './normalize.js';
-export { matchExcerpt, type MatchOptions, type MatchReason, type MatchResult } from './match.js';
+export {
+  matchExcerpt,
+  matchInPage,
+  type MatchOptions,
+  type MatchReason,
+  type MatchResult,
+  type PageMatch,
+} from './match.js';
+export { normalizeMarked, type MatchText } from './marked-text.js';
+export { htmlSources, plainSources, TEXT_SOURCES, type PageSources, type TextSource } from './page-sources.js';
 export { decodeBody, type CharsetSource, type DecodedBody } from './charset.js';
 export { htmlToText } from './html-text.js';
 export { cleanPdfText, pdfToText, readPdf, type PdfText, type PdfTextOptions } from './pdf-text.js';

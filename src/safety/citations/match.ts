@@ -8,11 +8,16 @@
  * restores that rule for callers that need the old behaviour.
  */
 import { CitationTextError } from './errors.js';
+import type { MatchText } from './marked-text.js';
 import { normalizeForMatch } from './normalize.js';
+import type { PageSources, TextSource } from './page-sources.js';
 
 export type MatchReason = 'excerpt_not_found' | 'excerpt_empty';
 
 export type MatchResult = { found: true } | { found: false; reason: MatchReason };
+
+/** A match in a page's texts, and in which of them it was found. */
+export type PageMatch = { found: true; source: TextSource } | { found: false; reason: MatchReason };
 
 export interface MatchOptions {
   /**
@@ -105,16 +110,18 @@ function isSign(code: number): boolean {
 }
 
 /**
- * Whether an occurrence of `part` at `at` stands on its own in the page. Plain
- * substring search would accept `safe for children` inside `unsafe for
- * children` and `10 patients` inside `110 patients`; so a part may not begin
- * inside a word, and a number at either end may not be the cut-off piece of a
- * longer one or of a range (`5 mg` in `2.5 mg` or `-5 mg` or `3-5 mg`, `dose
- * of 2` in `dose of 25` or `dose of 2-4`). The end of a part may stop inside a
- * word (a quote cut at a fixed length does that), but not inside a number.
- * `openEnd` lifts the end rule where the excerpt was cut by `prefixChars`.
+ * Whether an occurrence of `part` from `at` to `end` stands on its own in the
+ * page. Plain substring search would accept `safe for children` inside
+ * `unsafe for children` and `10 patients` inside `110 patients`; so a part may
+ * not begin inside a word, and a number at either end may not be the cut-off
+ * piece of a longer one or of a range (`5 mg` in `2.5 mg` or `-5 mg` or `3-5
+ * mg`, `dose of 2` in `dose of 25` or `dose of 2-4`). The end of a part may
+ * stop inside a word (a quote cut at a fixed length does that), but not inside
+ * a number. `openEnd` lifts the end rule where the excerpt was cut by
+ * `prefixChars`. The page's text is what a reader sees: an element boundary
+ * inside a word (`un<b>safe</b>`) does not make it two words here.
  */
-function standsAlone(page: string, part: string, at: number, openEnd: boolean): boolean {
+function standsAlone(page: string, part: string, at: number, end: number, openEnd: boolean): boolean {
   const first = part.codePointAt(0)!;
   if (isWordCode(first)) {
     const before = codePointBefore(page, at);
@@ -123,7 +130,6 @@ function standsAlone(page: string, part: string, at: number, openEnd: boolean): 
     if (isDigit(first) && isDecimalMark(before) && isDigit(codePointBefore(page, at - 1))) return false;
   }
   if (openEnd) return true;
-  const end = at + part.length;
   const last = part.charCodeAt(part.length - 1);
   const lastDigit =
     isDigit(last) || (isDecimalMark(last) && part.length > 1 && isDigit(part.charCodeAt(part.length - 2)));
@@ -134,33 +140,260 @@ function standsAlone(page: string, part: string, at: number, openEnd: boolean): 
   return true;
 }
 
-/** The first place at or after `from` where `part` stands alone, or -1. */
-function findPart(page: string, part: string, from: number, openEnd: boolean): number {
+/** Where a part was found: `[at, end)` of the page text. */
+interface Found {
+  at: number;
+  end: number;
+}
+
+/** The first place at or after `from` where `part` is, word for word and space for space, and stands alone. */
+function findExact(page: string, part: string, from: number, openEnd: boolean): Found | undefined {
   let at = page.indexOf(part, from);
-  while (at >= 0 && !standsAlone(page, part, at, openEnd)) at = page.indexOf(part, at + 1);
-  return at;
+  while (at >= 0 && !standsAlone(page, part, at, at + part.length, openEnd)) at = page.indexOf(part, at + 1);
+  return at < 0 ? undefined : { at, end: at + part.length };
+}
+
+// ---------------------------------------------------------------- spacing at the page's gaps
+
+const SPACE = 0x20;
+const HYPHEN = 0x2d;
+
+/** Whether the ascending list holds `x` (binary search). */
+function holds(sorted: readonly number[] | undefined, x: number): boolean {
+  if (sorted === undefined) return false;
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = sorted[mid]!;
+    if (v === x) return true;
+    if (v < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
 
 /**
- * Looks an excerpt up in a page. `normalizedPage` must be the output of
- * {@link normalizeForMatch} (normalise a page once, then check each excerpt that
- * cites it); the excerpt is normalised here.
- *
- * An excerpt with elisions (`...`, `…`, `[…]`, `[...]`, `(...)`) is found when
- * its parts appear in the page in order, each after the end of the one before.
+ * Whether a space put between `left` and `right`, or taken from between them,
+ * would split a number or join two: digits on both sides, or a decimal mark
+ * between digits. `1<b>10</b> patients` reads 110 patients, and "1 10
+ * patients" is not a quote of it; nor is "310" a quote of `3 <b>10</b>`.
  */
-export function matchExcerpt(normalizedPage: string, excerpt: string, options: MatchOptions = {}): MatchResult {
+function touchesNumber(page: string, left: number, right: number): boolean {
+  const l = page.charCodeAt(left);
+  const r = page.charCodeAt(right);
+  if (isDigit(l) && isDigit(r)) return true;
+  if (isDigit(l) && isDecimalMark(r) && isDigit(page.charCodeAt(right + 1))) return true;
+  return isDecimalMark(l) && isDigit(page.charCodeAt(left - 1)) && isDigit(r);
+}
+
+/**
+ * Follows `part` through the page from `at`, character by character. Where
+ * they differ, the difference is accepted only at one of the page's gaps or
+ * soft hyphens (marked-text.ts), and never where it would split or join a
+ * number: a space of the page at a gap may be missing from the part; the part
+ * may have a space where the page has a gap or a soft hyphen, or a hyphen and
+ * a space at a soft hyphen. Returns where the part ends in the page, or -1.
+ */
+function follow(page: MatchText, part: string, at: number): number {
+  const p = page.text;
+  let i = 0;
+  let j = at;
+  while (i < part.length) {
+    const e = part.charCodeAt(i);
+    const c = p.charCodeAt(j);
+    if (e === c) {
+      i++;
+      j++;
+    } else if (e === SPACE && j > 0 && j < p.length) {
+      // The part has a space the page does not.
+      if (!(holds(page.gaps, j) || holds(page.hyphens, j)) || touchesNumber(p, j - 1, j)) return -1;
+      i++;
+    } else if (e === HYPHEN && part.charCodeAt(i + 1) === SPACE && holds(page.hyphens, j) && j > 0) {
+      // A line broken at a soft hyphen.
+      if (touchesNumber(p, j - 1, j)) return -1;
+      i += 2;
+    } else if (c === SPACE && holds(page.gaps, j)) {
+      // The page has a space the part does not.
+      if (touchesNumber(p, j - 1, j + 1)) return -1;
+      j++;
+    } else {
+      return -1;
+    }
+  }
+  return j;
+}
+
+/**
+ * The page text without its spaces and hyphens: where a part that differs
+ * from the page only in spacing (and in the hyphen of a line broken at a soft
+ * hyphen) can be searched for with indexOf, squeezed the same way.
+ * `dropped` holds the offsets of the characters left out, ascending.
+ */
+interface Squeezed {
+  text: string;
+  dropped: Int32Array;
+}
+
+const SQUEEZED = /[ -]/g;
+/** One per page text object, kept while it is. */
+const squeezedPages = new WeakMap<MatchText, Squeezed>();
+/**
+ * The last few built, by the text itself: a page read from the Redis cache is
+ * a new object for each entry that cites it, with the same text. Only texts
+ * up to a size are kept, so that the memory this holds stays small.
+ */
+const recentlySqueezed = new Map<string, Squeezed>();
+const RECENT_KEPT = 8;
+const RECENT_MAX_CHARS = 1 << 20;
+
+/** One pass: the kept characters into a buffer, the offsets of the others into a list. */
+function squeeze(p: string): Squeezed {
+  const kept = new Uint16Array(p.length);
+  const dropped: number[] = [];
+  let k = 0;
+  for (let i = 0; i < p.length; i++) {
+    const c = p.charCodeAt(i);
+    if (c === SPACE || c === HYPHEN) dropped.push(i);
+    else kept[k++] = c;
+  }
+  let text = '';
+  // In chunks: String.fromCharCode takes its arguments on the stack.
+  for (let a = 0; a < k; a += 8192) {
+    text += String.fromCharCode.apply(null, kept.subarray(a, Math.min(k, a + 8192)) as unknown as number[]);
+  }
+  return { text, dropped: Int32Array.from(dropped) };
+}
+
+function squeezedOf(page: MatchText): Squeezed {
+  let s = squeezedPages.get(page);
+  if (s !== undefined) return s;
+  const small = page.text.length <= RECENT_MAX_CHARS;
+  s = small ? recentlySqueezed.get(page.text) : undefined;
+  if (s === undefined) {
+    s = squeeze(page.text);
+    if (small) {
+      recentlySqueezed.set(page.text, s);
+      if (recentlySqueezed.size > RECENT_KEPT) recentlySqueezed.delete(recentlySqueezed.keys().next().value!);
+    }
+  } else {
+    // Most recently used last.
+    recentlySqueezed.delete(page.text);
+    recentlySqueezed.set(page.text, s);
+  }
+  squeezedPages.set(page, s);
+  return s;
+}
+
+/** How many of the dropped offsets are below `x`. */
+function droppedBelow(dropped: Int32Array, x: number): number {
+  let lo = 0;
+  let hi = dropped.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (dropped[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The page offset of the character at `q` of the squeezed text. */
+function pageOffset(dropped: Int32Array, q: number): number {
+  // dropped[k] - k is the squeezed offset the k-th dropped character sits before; it never decreases.
+  let lo = 0;
+  let hi = dropped.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (dropped[mid]! - mid <= q) lo = mid + 1;
+    else hi = mid;
+  }
+  return q + lo;
+}
+
+/**
+ * The first place at or after `from` where `part` is on the page with its
+ * spacing differing only at the page's gaps and soft hyphens, standing alone.
+ */
+function findAcrossGaps(page: MatchText, part: string, from: number, openEnd: boolean): Found | undefined {
+  if (page.gaps === undefined && page.hyphens === undefined) return undefined;
+  const squeezedPart = part.replace(SQUEEZED, '');
+  // A part of dashes and spaces only, or one with no space where only hyphens are marked: nothing to differ.
+  if (squeezedPart === '' || (page.gaps === undefined && !part.includes(' '))) return undefined;
+  // A part that opens with a dash (`- and`): the dash is searched for before each place found.
+  const lead = part.length - part.replace(/^[ -]+/, '').length;
+  const sq = squeezedOf(page);
+  let q = sq.text.indexOf(squeezedPart, from - droppedBelow(sq.dropped, from));
+  while (q >= 0) {
+    const first = pageOffset(sq.dropped, q);
+    for (let at = first; at >= Math.max(from, first - 2 * lead); at--) {
+      if (at < first && page.text.charCodeAt(at) !== SPACE && page.text.charCodeAt(at) !== HYPHEN) break;
+      if (page.text.charCodeAt(at) !== part.charCodeAt(0)) continue;
+      const end = follow(page, part, at);
+      if (end >= 0 && standsAlone(page.text, part, at, end, openEnd)) return { at, end };
+    }
+    q = sq.text.indexOf(squeezedPart, q + 1);
+  }
+  return undefined;
+}
+
+/** The first place at or after `from` where the part is found, exactly or across the page's gaps. */
+function findPart(page: MatchText, part: string, from: number, openEnd: boolean): Found | undefined {
+  return findExact(page.text, part, from, openEnd) ?? findAcrossGaps(page, part, from, openEnd);
+}
+
+/** The parts of an excerpt in a page, in order, each after the end of the one before; undefined when one is missing. */
+function findParts(page: MatchText, parts: readonly Part[]): Found[] | undefined {
+  const out: Found[] = [];
+  let from = 0;
+  for (const part of parts) {
+    const found = findPart(page, part.text, from, part.cut);
+    if (found === undefined) return undefined;
+    out.push(found);
+    from = found.end;
+  }
+  return out;
+}
+
+function excerptParts(excerpt: string, options: MatchOptions): Part[] {
   const { prefixChars } = options;
   if (prefixChars !== undefined && !(Number.isSafeInteger(prefixChars) && prefixChars > 0)) {
     throw new CitationTextError('BAD_OPTION', `prefixChars must be a positive integer, got ${String(prefixChars)}`);
   }
-  const parts = partsToCheck(normalizeForMatch(excerpt), prefixChars);
+  return partsToCheck(normalizeForMatch(excerpt), prefixChars);
+}
+
+/**
+ * Looks an excerpt up in a page. `page` must be the output of
+ * {@link normalizeForMatch} (normalise a page once, then check each excerpt
+ * that cites it), or a {@link MatchText}, whose gaps let the excerpt's
+ * spacing differ there; the excerpt is normalised here.
+ *
+ * An excerpt with elisions (`...`, `…`, `[…]`, `[...]`, `(...)`) is found when
+ * its parts appear in the page in order, each after the end of the one before.
+ */
+export function matchExcerpt(page: string | MatchText, excerpt: string, options: MatchOptions = {}): MatchResult {
+  const parts = excerptParts(excerpt, options);
   if (parts.length === 0) return { found: false, reason: 'excerpt_empty' };
-  let from = 0;
-  for (const part of parts) {
-    const at = findPart(normalizedPage, part.text, from, part.cut);
-    if (at < 0) return { found: false, reason: 'excerpt_not_found' };
-    from = at + part.text.length;
+  const found = findParts(typeof page === 'string' ? { text: page } : page, parts);
+  return found === undefined ? { found: false, reason: 'excerpt_not_found' } : { found: true };
+}
+
+/**
+ * Looks an excerpt up in the texts of a page (page-sources.ts): its visible
+ * text with its JSON-LD text, then, only when it is not there, the text of
+ * its scripts' JSON. The result says which one held it; an excerpt that
+ * reaches into the JSON-LD text is `json_ld`.
+ */
+export function matchInPage(page: PageSources, excerpt: string, options: MatchOptions = {}): PageMatch {
+  const parts = excerptParts(excerpt, options);
+  if (parts.length === 0) return { found: false, reason: 'excerpt_empty' };
+  const found = findParts(page.text, parts);
+  if (found !== undefined) {
+    const ld = page.jsonLdAt;
+    return { found: true, source: ld !== undefined && found[found.length - 1]!.end > ld ? 'json_ld' : 'text' };
   }
-  return { found: true };
+  if (page.script !== undefined && findParts(page.script, parts) !== undefined) {
+    return { found: true, source: 'script_json' };
+  }
+  return { found: false, reason: 'excerpt_not_found' };
 }

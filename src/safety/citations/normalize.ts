@@ -9,7 +9,7 @@
  * a regex whose class is matched one character at a time), so the whole is
  * linear in the length of the text; it runs on whole pages.
  */
-import { INVISIBLE_RUN } from '../quoting/invisible.js';
+import { removeInvisible } from '../quoting/invisible.js';
 import { removeReferenceMarkers } from './reference-markers.js';
 
 /**
@@ -29,16 +29,25 @@ const BEFORE_NFKC_MAP: Record<string, string> = {
   '\u0085': ' ',
 };
 
-/** ‘ ’ ‚ ‛ ′ (after NFKC, which also turns fullwidth ＇ into '). */
-const SINGLE_QUOTES = /[\u2018\u2019\u201A\u201B\u2032]/g;
-/** “ ” „ ‟ (″ was folded before NFKC). */
-const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F]/g;
 /**
- * Hyphens, dashes and minus signs: ‐ ‑ ‒ – — ― − ﹘ ﹣ －, plus the forms NFKC
- * produces from compatibility characters (︱ ︲ become — –, ⁻ ₋ become −).
- * NFKC already maps ﹣ and － to '-'; they are listed for clarity.
+ * After NFKC and lower-casing, one pass folds: ‘ ’ ‚ ‛ ′ to ' (NFKC has turned
+ * fullwidth ＇ into '); “ ” „ ‟ to " (″ was folded before NFKC); hyphens,
+ * dashes and minus signs ‐ ‑ ‒ – — ― − ﹘ ﹣ － to - (with the forms NFKC
+ * produces from compatibility characters: ︱ ︲ become — –, ⁻ ₋ become −; NFKC
+ * already maps ﹣ and － to '-', listed for clarity); and final sigma ς to σ,
+ * the same letter (Unicode case folding maps one to the other), written one
+ * way or the other by where a word ends, on which a page and a quote of it
+ * may not agree (an element boundary inside a word, a quote cut mid-word).
  */
-const DASHES = /[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/g;
+const FOLDED = /[\u2018\u2019\u201A\u201B\u2032\u201C-\u201F\u2010-\u2015\u2212\uFE58\uFE63\uFF0D\u03C2]/g;
+function fold(c: string): string {
+  const code = c.charCodeAt(0);
+  if (code === 0x03c2) return '\u03C3';
+  if (code >= 0x201c && code <= 0x201f) return '"';
+  if ((code >= 0x2018 && code <= 0x201b) || code === 0x2032) return "'";
+  return '-';
+}
+
 /**
  * A whitespace run to collapse (JS `\s`: space, tab, line breaks, NBSP, the
  * U+2000 spaces, U+3000, ...): two or more, or one that is not a plain space.
@@ -46,15 +55,25 @@ const DASHES = /[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/g;
  */
 export const WHITESPACE_RUN = /\s{2,}|[^\S ]/g;
 
-/** The form in which an excerpt is looked up in a page. */
-export function normalizeForMatch(text: string): string {
+/**
+ * Every step of {@link normalizeForMatch} but the removal of reference markers
+ * and the trim: what the page text with its spacing marks (marked-text.ts)
+ * goes through before the marks are taken out.
+ */
+export function normalizeCharacters(text: string): string {
   let s = text;
   s = s.replace(BEFORE_NFKC, (c) => BEFORE_NFKC_MAP[c] ?? c);
   // Invisible characters go before NFKC, so that a base letter and a combining
-  // mark separated by one (e\u200D\u0301) still compose into é.
-  s = s.replace(INVISIBLE_RUN, '');
+  // mark separated by one (e\u200D\u0301) still compose into é. A loop with a
+  // cached answer per character: three times faster on page text than a
+  // replace with the \p{...} class.
+  s = removeInvisible(s).text;
   s = s.normalize('NFKC').toLowerCase();
-  s = s.replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"').replace(DASHES, '-');
-  s = s.replace(WHITESPACE_RUN, ' ');
-  return removeReferenceMarkers(s).trim();
+  s = s.replace(FOLDED, fold);
+  return s.replace(WHITESPACE_RUN, ' ');
+}
+
+/** The form in which an excerpt is looked up in a page. */
+export function normalizeForMatch(text: string): string {
+  return removeReferenceMarkers(normalizeCharacters(text)).trim();
 }

@@ -42,10 +42,15 @@ const MAINTENANCE = [
  * same superscript: `[1]: 207`, `[4]: p. 23`, `[7]: 12–14`. The page drops the
  * whole superscript, so the excerpt must drop the suffix with the marker.
  */
-const PAGES = String.raw`(?:: ?(?:pp?\. ?)?${NUMBER}(?: ?[${DASHES}] ?${NUMBER})?)?`;
+const PAGES = String.raw`(?: ?: ?(?:pp?\. ?)?${NUMBER}(?: ?[${DASHES}] ?${NUMBER})?)?`;
 
+/**
+ * A space is allowed inside the brackets and before a page number because
+ * the marker is markup (`<sup>[<a>17</a>]</sup>`), and an extractor that
+ * puts a space at every element boundary copies it as `[ 17 ] : 207`.
+ */
 const MARKER = new RegExp(
-  String.raw` ?\[(?:${NUMBERS}\]${PAGES}|(?:${NOTE}|${LETTER}|${NEEDED}|${MAINTENANCE})\])`,
+  String.raw` ?\[ ?(?:(?:${NUMBERS}) ?\]${PAGES}|(?:${NOTE}|${LETTER}|${NEEDED}|${MAINTENANCE}) ?\])`,
   'gi',
 );
 
@@ -57,4 +62,15 @@ export function removeReferenceMarkers(text: string): string {
   // Most text holds no bracket at all: skip the regex pass.
   if (!text.includes('[')) return text;
   return text.replace(MARKER, '');
+}
+
+/**
+ * The `[start, end)` ranges {@link removeReferenceMarkers} removes, in order,
+ * for callers that keep offsets into the text and must move them.
+ */
+export function referenceMarkerRanges(text: string): Array<[number, number]> {
+  if (!text.includes('[')) return [];
+  const out: Array<[number, number]> = [];
+  for (const m of text.matchAll(MARKER)) out.push([m.index, m.index + m[0].length]);
+  return out;
 }
