@@ -9,6 +9,7 @@ import type { ConnectionOptions, Worker, WorkerOptions } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import type { QueueName } from '../contracts/queues.js';
+import type { RedisHealth } from '../logging/redis-health.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { withFailurePolicy, type Processor } from '../processors/job-failure.js';
 import { JobWorker } from '../queues/job-worker.js';
@@ -20,9 +21,15 @@ const UNBOUND_RATE = 1_000_000_000;
 export function createQueueWorkers(
   config: Config,
   processors: Record<QueueName, Processor<unknown>>,
-  parts: { connections: Connections; metrics: Metrics; logger: Logger; overrides?: Partial<WorkerOptions> | undefined },
+  parts: {
+    connections: Connections;
+    metrics: Metrics;
+    logger: Logger;
+    health: RedisHealth;
+    overrides?: Partial<WorkerOptions> | undefined;
+  },
 ): Map<QueueName, Worker> {
-  const { connections, metrics, logger } = parts;
+  const { connections, metrics, logger, health } = parts;
   const w = config.worker;
   const workers = new Map<QueueName, Worker>();
   for (const queue of w.queues) {
@@ -54,7 +61,11 @@ export function createQueueWorkers(
       metrics.jobs.inc({ queue, outcome: 'failed' });
       logger.error({ queue, jobId: job?.id, attemptsMade: job?.attemptsMade, err: err.message }, 'job failed');
     });
-    worker.on('error', (err) => logger.error({ queue, err: err.message }, 'worker error'));
+    // BullMQ forwards every error of its connections here, each failed
+    // reconnect included: a lost connection is the outage's to tell, once.
+    worker.on('error', (err) => {
+      if (!health.report(`worker:${queue}`, err)) logger.error({ queue, err: err.message }, 'worker error');
+    });
     workers.set(queue, worker);
   }
   return workers;
