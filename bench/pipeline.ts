@@ -114,10 +114,16 @@ function hypothesisText(i: number): string {
   );
 }
 
-function benchConfig(prefix: string, url: string, concurrency: number, keyPrefix = `${prefix}-k`): Config {
+function benchConfig(
+  prefix: string,
+  url: string,
+  concurrency: number,
+  keyPrefix = `${prefix}-k`,
+  worker: Partial<Config['worker']> = {},
+): Config {
   return ConfigSchema.parse({
     redis: { url: REDIS_URL, prefix: `${prefix}-bull`, key_prefix: keyPrefix, events_stream: `${keyPrefix}:events` },
-    worker: { queues: [QUEUE], concurrency },
+    worker: { queues: [QUEUE], concurrency, ...worker },
     metrics: { enabled: false },
     anthropic: { api_key: 'sk-bench-key', base_url: url, timeout_ms: 30_000 },
     logging: { level: 'silent' },
@@ -390,6 +396,14 @@ async function scaleOut(k: number, n: number, server: ModelServer): Promise<Rate
   return rate(n, t1 - t0);
 }
 
+/**
+ * Settings whose cost the run measures: the instant and cached runs again
+ * with each one changed, interleaved with the runs at the defaults.
+ */
+const VARIANTS: Array<{ name: string; worker: Partial<Config['worker']> }> = [
+  { name: "BullMQ's own metrics off (`worker.bullmq_metrics = false`)", worker: { bullmq_metrics: false } },
+];
+
 // ---------------------------------------------------------------- the run
 
 const f0 = (x: number) => x.toFixed(0);
@@ -424,6 +438,7 @@ try {
     modelService: [] as Rate[],
     instant: [] as PipelineRun[],
     cached: [] as PipelineRun[],
+    variants: VARIANTS.map(() => ({ instant: [] as PipelineRun[], cached: [] as PipelineRun[] })),
   };
   for (let rep = 0; rep < REPEATS; rep++) {
     runsOf.queue.push(await queueCeiling(N, C));
@@ -434,10 +449,24 @@ try {
     runsOf.instant.push(await pipeline(benchConfig(shared, instant.url, C), N, 'i-', instant));
     // New ids, the same texts and the same key prefix: every assessment comes from the cache.
     runsOf.cached.push(await pipeline(benchConfig(newPrefix(), instant.url, C, `${shared}-k`), N, 'c-', instant));
+    for (const [v, variant] of VARIANTS.entries()) {
+      const own = newPrefix();
+      const runs = runsOf.variants[v]!;
+      runs.instant.push(await pipeline(benchConfig(own, instant.url, C, undefined, variant.worker), N, 'vi-', instant));
+      runs.cached.push(
+        await pipeline(benchConfig(newPrefix(), instant.url, C, `${own}-k`, variant.worker), N, 'vc-', instant),
+      );
+    }
     console.log(
       `round ${rep + 1}: queue ${f0(runsOf.queue[rep]!.perSecond)} (one round trip ${f0(runsOf.roundTrip[rep]!.perSecond)}), model calls ${f0(runsOf.model[rep]!.perSecond)} ` +
         `(service transport ${f0(runsOf.modelService[rep]!.perSecond)}), ` +
-        `instant ${f0(runsOf.instant[rep]!.perSecond)}, cached ${f0(runsOf.cached[rep]!.perSecond)} per second`,
+        `instant ${f0(runsOf.instant[rep]!.perSecond)}, cached ${f0(runsOf.cached[rep]!.perSecond)} per second` +
+        runsOf.variants
+          .map(
+            (r, v) =>
+              `; ${VARIANTS[v]!.name}: instant ${f0(r.instant[rep]!.perSecond)}, cached ${f0(r.cached[rep]!.perSecond)}`,
+          )
+          .join(''),
     );
   }
   const median = <T extends Rate>(xs: T[]): T => [...xs].sort((x, y) => x.perSecond - y.perSecond)[xs.length >> 1]!;
@@ -447,6 +476,7 @@ try {
   const serviceMax = median(runsOf.modelService);
   const instantRun = median(runsOf.instant);
   const cachedRun = median(runsOf.cached);
+  const variantRuns = runsOf.variants.map((r) => ({ instant: median(r.instant), cached: median(r.cached) }));
   console.log(`queue ceiling: ${f0(queueMax.perSecond)} jobs/s`);
   console.log(
     `one round trip per job: ${f0(roundTripMax.perSecond)} jobs/s (${pct(roundTripMax.perSecond / queueMax.perSecond)} of the queue ceiling)`,
@@ -624,6 +654,17 @@ try {
       lat.p99 < 50 ? 'yes' : 'no',
     ],
   ];
+  const costHeader = ['settings', 'instant jobs/s', 'against the defaults', 'cached jobs/s', 'against the defaults'];
+  const costRows = [
+    ['the defaults', f0(instantRun.perSecond), '–', f0(cachedRun.perSecond), '–'],
+    ...variantRuns.map((r, v) => [
+      VARIANTS[v]!.name,
+      f0(r.instant.perSecond),
+      pct(r.instant.perSecond / instantRun.perSecond),
+      f0(r.cached.perSecond),
+      pct(r.cached.perSecond / cachedRun.perSecond),
+    ]),
+  ];
   const latHeader = ['measure', 'p50 ms', 'p99 ms', 'max ms', 'goal p99 ms', 'met'];
   const scaleHeader = ['worker processes', 'jobs', 's', 'jobs/s', 'against 1 process'];
   const scaleRows = scale.map(([k, r]) => [
@@ -638,6 +679,7 @@ try {
   const curveRows = curve.map(([n, r]) => [n, f1(r.seconds), f0(r.perSecond), (r.seconds / n / perJob0).toFixed(2)]);
 
   console.log('\n' + textTable(mainHeader, mainRows));
+  console.log('\n' + textTable(costHeader, costRows));
   console.log('\n' + textTable(latHeader, latRows));
   console.log('\n' + textTable(scaleHeader, scaleRows));
   console.log('\n' + textTable(curveHeader, curveRows));
@@ -669,6 +711,12 @@ try {
         `nothing of the service in it. The cached run is shown against it too.`,
       '',
       markdownTable(mainHeader, mainRows),
+      '',
+      `What settings cost: the instant and cached runs again with one setting changed, in the same rounds ` +
+        `(medians of ${REPEATS}), against the runs at the defaults above. A ratio over 100% is what the default ` +
+        `costs: BullMQ's metrics count each job in its completion script.`,
+      '',
+      markdownTable(costHeader, costRows),
       '',
       `Latency at a steady ${steadyRate} jobs/s (60% of the latency-bound ideal), ${Math.min(2000, latencyJobs)} jobs: ` +
         `from the add to the stream entry of the job's \`hypothesis_assessed\` event (its Redis stream id time), ` +

@@ -5,7 +5,7 @@
  * rest is up.
  */
 import { hostname } from 'node:os';
-import type { ConnectionOptions, Worker, WorkerOptions } from 'bullmq';
+import { MetricsTime, type ConnectionOptions, type Worker, type WorkerOptions } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import type { QueueName } from '../contracts/queues.js';
@@ -49,6 +49,9 @@ export function createQueueWorkers(
       // limiter is set; with no configured limit, one too high to bind.
       // https://docs.bullmq.io/guide/rate-limiting#manual-rate-limit
       limiter: { max: w.rate_limit_max ?? UNBOUND_RATE, duration: w.rate_limit_duration_ms },
+      // Completed and failed jobs per minute, for Bull Board and Taskforce: a
+      // week of one-minute points per queue, counted by BullMQ's completion script.
+      ...(w.bullmq_metrics ? { metrics: { maxDataPoints: MetricsTime.ONE_WEEK } } : {}),
       autorun: false,
       ...parts.overrides,
     });
