@@ -39,7 +39,7 @@ import { ConfigSchema, type Config } from '../src/config/schema.js';
 import { hypothesisJobId } from '../src/contracts/payloads.js';
 import { createLogger } from '../src/logging/logger.js';
 import { DEFAULT_JOB_OPTIONS } from '../src/queues/publisher.js';
-import { startWorkerRuntime } from '../src/runtime/worker-runtime.js';
+import { startWorkerRuntime, type StartOptions } from '../src/runtime/worker-runtime.js';
 import { ASSESSMENT_TOOL, SYSTEM_PROMPT, TOOL_NAME, buildUserMessage } from '../src/safety/classification/prompt.js';
 import {
   describeMachine,
@@ -261,6 +261,7 @@ async function pipeline(
   idPrefix: string,
   server: ModelServer,
   textFrom = 0,
+  start: Partial<StartOptions> = {},
 ): Promise<PipelineRun> {
   const connection = redis.duplicate();
   const queue = new Queue(QUEUE, { connection: connection as ConnectionOptions, prefix: config.redis.prefix });
@@ -268,7 +269,7 @@ async function pipeline(
   await fill(queue, 0, n, idPrefix, (i) => hypothesisText(textFrom + i));
   const eventsBefore = await redis.xlen(config.redis.events_stream);
   const callsBefore = await server.served();
-  const runtime = await startWorkerRuntime({ config, logger });
+  const runtime = await startWorkerRuntime({ config, logger, ...start });
   const times: number[] = [];
   const done = completions(runtime.workers.get(QUEUE)!, n, times);
   const t0 = performance.now();
@@ -400,8 +401,12 @@ async function scaleOut(k: number, n: number, server: ModelServer): Promise<Rate
  * Settings whose cost the run measures: the instant and cached runs again
  * with each one changed, interleaved with the runs at the defaults.
  */
-const VARIANTS: Array<{ name: string; worker: Partial<Config['worker']> }> = [
+const VARIANTS: Array<{ name: string; worker?: Partial<Config['worker']>; start?: Partial<StartOptions> }> = [
   { name: "BullMQ's own metrics off (`worker.bullmq_metrics = false`)", worker: { bullmq_metrics: false } },
+  {
+    name: 'completed jobs keep their text (not a setting: withholding it is always on)',
+    start: { withholdCompletedText: false },
+  },
 ];
 
 // ---------------------------------------------------------------- the run
@@ -452,9 +457,25 @@ try {
     for (const [v, variant] of VARIANTS.entries()) {
       const own = newPrefix();
       const runs = runsOf.variants[v]!;
-      runs.instant.push(await pipeline(benchConfig(own, instant.url, C, undefined, variant.worker), N, 'vi-', instant));
+      runs.instant.push(
+        await pipeline(
+          benchConfig(own, instant.url, C, undefined, variant.worker),
+          N,
+          'vi-',
+          instant,
+          0,
+          variant.start,
+        ),
+      );
       runs.cached.push(
-        await pipeline(benchConfig(newPrefix(), instant.url, C, `${own}-k`, variant.worker), N, 'vc-', instant),
+        await pipeline(
+          benchConfig(newPrefix(), instant.url, C, `${own}-k`, variant.worker),
+          N,
+          'vc-',
+          instant,
+          0,
+          variant.start,
+        ),
       );
     }
     console.log(
@@ -714,7 +735,8 @@ try {
       '',
       `What settings cost: the instant and cached runs again with one setting changed, in the same rounds ` +
         `(medians of ${REPEATS}), against the runs at the defaults above. A ratio over 100% is what the default ` +
-        `costs: BullMQ's metrics count each job in its completion script.`,
+        `costs: BullMQ's metrics count each job in its completion script, and withholding a completed job's text ` +
+        `is one more command per job.`,
       '',
       markdownTable(costHeader, costRows),
       '',

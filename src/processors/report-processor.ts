@@ -25,6 +25,7 @@ import {
 import type { DecisionStore } from '../store/decision-store.js';
 import type { ReportStore } from '../store/report-store.js';
 import type { VerdictStore } from '../store/verdict-store.js';
+import { isWithheld, withheldTextError } from './completed-data.js';
 
 export interface ReportProcessorDeps {
   mode: ReportCheckMode;
@@ -66,6 +67,8 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
   return async (job: Job): Promise<ReportResult> => {
     const p = parsePayload('report.finalized', job.data);
     let result = await deps.reports.get(p.reportId, p.revision);
+    // A completed job run again has no section text (completed-data.ts): only its stored result.
+    if (!result && isWithheld(job.data)) throw withheldTextError('report.finalized', job.data);
     if (!result) {
       const base = { reportId: p.reportId, revision: p.revision, ...(p.runId ? { runId: p.runId } : {}) };
       if (deps.mode === 'off') {

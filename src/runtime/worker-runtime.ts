@@ -40,6 +40,12 @@ export interface StartOptions {
   logger: Logger;
   /** Extra BullMQ worker options for tests (e.g. a short stalled interval). */
   workerOverrides?: Partial<WorkerOptions>;
+  /**
+   * False keeps the text of completed jobs (src/processors/completed-data.ts),
+   * for the benchmark that measures what withholding it costs; nothing else
+   * sets it. @defaultValue true
+   */
+  withholdCompletedText?: boolean;
 }
 
 function warnOfMissingClassifier(config: Config, logger: Logger): void {
@@ -77,6 +83,7 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
     logger,
     health,
     overrides: options.workerOverrides,
+    withholdText: options.withholdCompletedText,
   });
   const service = connections.all.get('service')!;
   // Queue depth, read at scrape time from Redis by one process per cluster.

@@ -11,6 +11,7 @@ import type { Config } from '../config/schema.js';
 import type { QueueName } from '../contracts/queues.js';
 import type { RedisHealth } from '../logging/redis-health.js';
 import type { Metrics } from '../metrics/metrics.js';
+import { withheldData, withholdsText } from '../processors/completed-data.js';
 import { withFailurePolicy, type Processor } from '../processors/job-failure.js';
 import { JobWorker } from '../queues/job-worker.js';
 import type { Connections } from './connections.js';
@@ -27,6 +28,8 @@ export function createQueueWorkers(
     logger: Logger;
     health: RedisHealth;
     overrides?: Partial<WorkerOptions> | undefined;
+    /** False keeps the text of completed jobs: only for measuring what withholding it costs. */
+    withholdText?: boolean | undefined;
   },
 ): Map<QueueName, Worker> {
   const { connections, metrics, logger, health } = parts;
@@ -55,10 +58,20 @@ export function createQueueWorkers(
       autorun: false,
       ...parts.overrides,
     });
+    // With keep_completed = 0 BullMQ removes a job as it completes: nothing to withhold.
+    const withhold = (parts.withholdText ?? true) && withholdsText(queue) && w.keep_completed > 0;
     worker.on('completed', (job) => {
       metrics.jobs.inc({ queue, outcome: 'completed' });
       if (job.processedOn && job.finishedOn)
         metrics.jobDuration.observe({ queue }, (job.finishedOn - job.processedOn) / 1000);
+      // The result is stored: the job's copy of the text goes (src/processors/completed-data.ts).
+      const kept = withhold ? withheldData(queue, job.data, new Date()) : undefined;
+      if (kept)
+        job
+          .updateData(kept)
+          .catch((err: unknown) =>
+            logger.warn({ queue, jobId: job.id, err: String(err) }, "could not withhold a completed job's text"),
+          );
     });
     worker.on('failed', (job, err) => {
       metrics.jobs.inc({ queue, outcome: 'failed' });
