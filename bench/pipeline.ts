@@ -27,7 +27,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { deleteKeysWithPrefix, startModelServer, type ModelServer } from './support.js';
+import { CHARS_PER_TOKEN, deleteKeysWithPrefix, startModelServer, type ModelServer } from './support.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -240,6 +240,8 @@ async function modelCeiling(
 
 interface PipelineRun extends Rate {
   modelCalls: number;
+  /** What the worker counted in cosci_safety_classifier_tokens_total, by kind. */
+  tokens: Record<string, number>;
   events: number;
   /**
    * Jobs per second from the 10th to the 90th percentile completion: the
@@ -275,11 +277,15 @@ async function pipeline(
   const t0 = performance.now();
   await queue.resume();
   const t1 = await done;
+  const tokens: Record<string, number> = {};
+  for (const { labels, value } of (await runtime.metrics.classifierTokens.get()).values)
+    tokens[String(labels.kind)] = (tokens[String(labels.kind)] ?? 0) + value;
   await runtime.shutdown('bench');
   await queue.close();
   connection.disconnect();
   return {
     ...rate(n, t1 - t0),
+    tokens,
     steadyPerSecond: steadyRate(times),
     modelCalls: (await server.served()) - callsBefore,
     events: (await redis.xlen(config.redis.events_stream)) - eventsBefore,
@@ -686,6 +692,37 @@ try {
       pct(r.cached.perSecond / cachedRun.perSecond),
     ]),
   ];
+  // What one hypothesis costs in tokens: the model server's estimate, beside the characters it is made of.
+  const sample = Array.from(
+    { length: 1000 },
+    (_, i) => buildUserMessage(hypothesisText(i), 'hypothesis').content.length,
+  );
+  const messageChars = Math.round(sample.reduce((a, b) => a + b, 0) / sample.length);
+  const textChars = Math.round(
+    Array.from({ length: 1000 }, (_, i) => hypothesisText(i).length).reduce((a, b) => a + b, 0) / 1000,
+  );
+  const systemChars = SYSTEM_PROMPT.length;
+  const toolChars = JSON.stringify([ASSESSMENT_TOOL]).length;
+  const perCall = (kind: string) => (instantRun.tokens[kind] ?? 0) / instantRun.modelCalls;
+  const perHypothesis = (kind: string) => (instantRun.tokens[kind] ?? 0) / instantRun.jobs;
+  // Claude Haiku 4.5 list prices, US dollars per million tokens (the dashboard's defaults).
+  const dollarsPer1000 = (1000 * (perHypothesis('input') * 1 + perHypothesis('output') * 5)) / 1e6;
+  const tokenHeader = ['part of one request', 'characters', `tokens at ${CHARS_PER_TOKEN} characters each`];
+  const tokenRows = [
+    ['system prompt (`SYSTEM_PROMPT`)', systemChars, f0(systemChars / CHARS_PER_TOKEN)],
+    ['the tool and its input schema, as JSON', toolChars, f0(toolChars / CHARS_PER_TOKEN)],
+    [
+      `user message: the instructions and the quoted hypothesis (${textChars} characters on average)`,
+      messageChars,
+      f0(messageChars / CHARS_PER_TOKEN),
+    ],
+    ['input, as the model server counted it per call', systemChars + toolChars + messageChars, f0(perCall('input'))],
+    ["output (the tool call's input), per call", '–', f0(perCall('output'))],
+  ];
+  console.log(
+    `tokens per hypothesis (model server's estimate): input ${f0(perHypothesis('input'))}, output ${f0(perHypothesis('output'))}; ` +
+      `about $${dollarsPer1000.toFixed(2)} per 1,000 hypotheses at Claude Haiku 4.5 list prices`,
+  );
   const latHeader = ['measure', 'p50 ms', 'p99 ms', 'max ms', 'goal p99 ms', 'met'];
   const scaleHeader = ['worker processes', 'jobs', 's', 'jobs/s', 'against 1 process'];
   const scaleRows = scale.map(([k, r]) => [
@@ -701,6 +738,7 @@ try {
 
   console.log('\n' + textTable(mainHeader, mainRows));
   console.log('\n' + textTable(costHeader, costRows));
+  console.log('\n' + textTable(tokenHeader, tokenRows));
   console.log('\n' + textTable(latHeader, latRows));
   console.log('\n' + textTable(scaleHeader, scaleRows));
   console.log('\n' + textTable(curveHeader, curveRows));
@@ -757,6 +795,23 @@ try {
       '',
       'Citation verification (verifications per second from the page cache, HTML-to-text MB/s) is in its own ' +
         'section below, written by `npm run bench:citations`, which `npm run bench` runs after this one.',
+      '',
+      '### Tokens per hypothesis',
+      '',
+      `What one hypothesis of this benchmark costs in model tokens, as the service counts them ` +
+        `(\`cosci_safety_classifier_tokens_total\`, read from the worker after the instant run: ` +
+        `${f0(perHypothesis('input'))} input and ${f0(perHypothesis('output'))} output tokens per hypothesis, ` +
+        `one call each). The counts are the model server's estimate, the characters it was sent over ` +
+        `${CHARS_PER_TOKEN}: no tokenizer is at hand offline. The Messages API counts with the model's own ` +
+        `tokenizer and adds a tool-use system prompt of its own (a few hundred input tokens), so real counts ` +
+        `differ; in production the metric reports the real counts, and the dashboard's Model spend row ` +
+        `prices them. The hypotheses here are short (${textChars} characters); the system prompt and the ` +
+        `tool's schema are the same for every call, and a longer text adds about one token per ` +
+        `${CHARS_PER_TOKEN} characters, one call per 8,000-character window. At Claude Haiku 4.5 list prices ` +
+        `(input $1, output $5 per million tokens) these counts come to about $${dollarsPer1000.toFixed(2)} ` +
+        `per 1,000 hypotheses.`,
+      '',
+      markdownTable(tokenHeader, tokenRows),
       '',
     ].join('\n');
     writeMarkedSection(DOC, 'bench:pipeline', '# Benchmarks\n', await formatMarkdown(body, DOC));
