@@ -19,6 +19,7 @@ import {
   joinSections,
   redactSections,
   reportOutcome,
+  withheldReportText,
   type ReportCheckMode,
   type SectionState,
 } from '../safety/review/report-check.js';
@@ -92,13 +93,15 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
         });
         deps.metrics?.classifications.inc({ target: 'report', action: verdict.action });
         const { outcome, blockedBy } = reportOutcome(mode, redactions, verdict.action);
+        // Text the classifier holds is kept nowhere: a notice stands in for it (report-check.ts).
+        const held = verdict.action === 'quarantine' || verdict.action === 'block';
         result = {
           ...base,
           mode,
           outcome,
           publishable: outcome !== 'blocked',
           ...(blockedBy ? { blockedBy } : {}),
-          text,
+          text: held ? withheldReportText(verdict) : text,
           redactions,
           verdict,
           checkedAt: now().toISOString(),
