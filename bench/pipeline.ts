@@ -27,7 +27,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { deleteKeysWithPrefix, startModelServer, type ModelServer } from './support.js';
+import { CHARS_PER_TOKEN, deleteKeysWithPrefix, startModelServer, type ModelServer } from './support.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +39,7 @@ import { ConfigSchema, type Config } from '../src/config/schema.js';
 import { hypothesisJobId } from '../src/contracts/payloads.js';
 import { createLogger } from '../src/logging/logger.js';
 import { DEFAULT_JOB_OPTIONS } from '../src/queues/publisher.js';
-import { startWorkerRuntime } from '../src/runtime/worker-runtime.js';
+import { startWorkerRuntime, type StartOptions } from '../src/runtime/worker-runtime.js';
 import { ASSESSMENT_TOOL, SYSTEM_PROMPT, TOOL_NAME, buildUserMessage } from '../src/safety/classification/prompt.js';
 import {
   describeMachine,
@@ -114,10 +114,16 @@ function hypothesisText(i: number): string {
   );
 }
 
-function benchConfig(prefix: string, url: string, concurrency: number, keyPrefix = `${prefix}-k`): Config {
+function benchConfig(
+  prefix: string,
+  url: string,
+  concurrency: number,
+  keyPrefix = `${prefix}-k`,
+  worker: Partial<Config['worker']> = {},
+): Config {
   return ConfigSchema.parse({
     redis: { url: REDIS_URL, prefix: `${prefix}-bull`, key_prefix: keyPrefix, events_stream: `${keyPrefix}:events` },
-    worker: { queues: [QUEUE], concurrency },
+    worker: { queues: [QUEUE], concurrency, ...worker },
     metrics: { enabled: false },
     anthropic: { api_key: 'sk-bench-key', base_url: url, timeout_ms: 30_000 },
     logging: { level: 'silent' },
@@ -234,6 +240,14 @@ async function modelCeiling(
 
 interface PipelineRun extends Rate {
   modelCalls: number;
+  /**
+   * CPU time of this process (the worker and the benchmark's bookkeeping)
+   * per job, in microseconds: steadier than the rate on a shared machine,
+   * where other work takes turns on the cores.
+   */
+  cpuMicrosPerJob: number;
+  /** What the worker counted in cosci_safety_classifier_tokens_total, by kind. */
+  tokens: Record<string, number>;
   events: number;
   /**
    * Jobs per second from the 10th to the 90th percentile completion: the
@@ -255,6 +269,7 @@ async function pipeline(
   idPrefix: string,
   server: ModelServer,
   textFrom = 0,
+  start: Partial<StartOptions> = {},
 ): Promise<PipelineRun> {
   const connection = redis.duplicate();
   const queue = new Queue(QUEUE, { connection: connection as ConnectionOptions, prefix: config.redis.prefix });
@@ -262,17 +277,24 @@ async function pipeline(
   await fill(queue, 0, n, idPrefix, (i) => hypothesisText(textFrom + i));
   const eventsBefore = await redis.xlen(config.redis.events_stream);
   const callsBefore = await server.served();
-  const runtime = await startWorkerRuntime({ config, logger });
+  const runtime = await startWorkerRuntime({ config, logger, ...start });
   const times: number[] = [];
   const done = completions(runtime.workers.get(QUEUE)!, n, times);
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   await queue.resume();
   const t1 = await done;
+  const cpu = process.cpuUsage(cpu0);
+  const tokens: Record<string, number> = {};
+  for (const { labels, value } of (await runtime.metrics.classifierTokens.get()).values)
+    tokens[String(labels.kind)] = (tokens[String(labels.kind)] ?? 0) + value;
   await runtime.shutdown('bench');
   await queue.close();
   connection.disconnect();
   return {
     ...rate(n, t1 - t0),
+    cpuMicrosPerJob: (cpu.user + cpu.system) / n,
+    tokens,
     steadyPerSecond: steadyRate(times),
     modelCalls: (await server.served()) - callsBefore,
     events: (await redis.xlen(config.redis.events_stream)) - eventsBefore,
@@ -390,6 +412,18 @@ async function scaleOut(k: number, n: number, server: ModelServer): Promise<Rate
   return rate(n, t1 - t0);
 }
 
+/**
+ * Settings whose cost the run measures: the instant and cached runs again
+ * with each one changed, interleaved with the runs at the defaults.
+ */
+const VARIANTS: Array<{ name: string; worker?: Partial<Config['worker']>; start?: Partial<StartOptions> }> = [
+  { name: "BullMQ's own metrics off (`worker.bullmq_metrics = false`)", worker: { bullmq_metrics: false } },
+  {
+    name: 'completed jobs keep their text (not a setting: withholding it is always on)',
+    start: { withholdCompletedText: false },
+  },
+];
+
 // ---------------------------------------------------------------- the run
 
 const f0 = (x: number) => x.toFixed(0);
@@ -424,6 +458,7 @@ try {
     modelService: [] as Rate[],
     instant: [] as PipelineRun[],
     cached: [] as PipelineRun[],
+    variants: VARIANTS.map(() => ({ instant: [] as PipelineRun[], cached: [] as PipelineRun[] })),
   };
   for (let rep = 0; rep < REPEATS; rep++) {
     runsOf.queue.push(await queueCeiling(N, C));
@@ -434,10 +469,40 @@ try {
     runsOf.instant.push(await pipeline(benchConfig(shared, instant.url, C), N, 'i-', instant));
     // New ids, the same texts and the same key prefix: every assessment comes from the cache.
     runsOf.cached.push(await pipeline(benchConfig(newPrefix(), instant.url, C, `${shared}-k`), N, 'c-', instant));
+    for (const [v, variant] of VARIANTS.entries()) {
+      const own = newPrefix();
+      const runs = runsOf.variants[v]!;
+      runs.instant.push(
+        await pipeline(
+          benchConfig(own, instant.url, C, undefined, variant.worker),
+          N,
+          'vi-',
+          instant,
+          0,
+          variant.start,
+        ),
+      );
+      runs.cached.push(
+        await pipeline(
+          benchConfig(newPrefix(), instant.url, C, `${own}-k`, variant.worker),
+          N,
+          'vc-',
+          instant,
+          0,
+          variant.start,
+        ),
+      );
+    }
     console.log(
       `round ${rep + 1}: queue ${f0(runsOf.queue[rep]!.perSecond)} (one round trip ${f0(runsOf.roundTrip[rep]!.perSecond)}), model calls ${f0(runsOf.model[rep]!.perSecond)} ` +
         `(service transport ${f0(runsOf.modelService[rep]!.perSecond)}), ` +
-        `instant ${f0(runsOf.instant[rep]!.perSecond)}, cached ${f0(runsOf.cached[rep]!.perSecond)} per second`,
+        `instant ${f0(runsOf.instant[rep]!.perSecond)}, cached ${f0(runsOf.cached[rep]!.perSecond)} per second` +
+        runsOf.variants
+          .map(
+            (r, v) =>
+              `; ${VARIANTS[v]!.name}: instant ${f0(r.instant[rep]!.perSecond)}, cached ${f0(r.cached[rep]!.perSecond)}`,
+          )
+          .join(''),
     );
   }
   const median = <T extends Rate>(xs: T[]): T => [...xs].sort((x, y) => x.perSecond - y.perSecond)[xs.length >> 1]!;
@@ -447,6 +512,13 @@ try {
   const serviceMax = median(runsOf.modelService);
   const instantRun = median(runsOf.instant);
   const cachedRun = median(runsOf.cached);
+  const variantRuns = runsOf.variants.map((r) => ({ instant: median(r.instant), cached: median(r.cached) }));
+  const medianCpu = (xs: PipelineRun[]) => xs.map((r) => r.cpuMicrosPerJob).sort((a, b) => a - b)[xs.length >> 1]!;
+  const cpuOf = {
+    instant: medianCpu(runsOf.instant),
+    cached: medianCpu(runsOf.cached),
+    variants: runsOf.variants.map((r) => ({ instant: medianCpu(r.instant), cached: medianCpu(r.cached) })),
+  };
   console.log(`queue ceiling: ${f0(queueMax.perSecond)} jobs/s`);
   console.log(
     `one round trip per job: ${f0(roundTripMax.perSecond)} jobs/s (${pct(roundTripMax.perSecond / queueMax.perSecond)} of the queue ceiling)`,
@@ -624,6 +696,72 @@ try {
       lat.p99 < 50 ? 'yes' : 'no',
     ],
   ];
+  const costHeader = [
+    'settings',
+    'instant jobs/s',
+    'against the defaults',
+    'CPU µs per job',
+    'against the defaults',
+    'cached jobs/s',
+    'against the defaults',
+    'CPU µs per job',
+    'against the defaults',
+  ];
+  const costRows = [
+    [
+      'the defaults',
+      f0(instantRun.perSecond),
+      '–',
+      f0(cpuOf.instant),
+      '–',
+      f0(cachedRun.perSecond),
+      '–',
+      f0(cpuOf.cached),
+      '–',
+    ],
+    ...variantRuns.map((r, v) => [
+      VARIANTS[v]!.name,
+      f0(r.instant.perSecond),
+      pct(r.instant.perSecond / instantRun.perSecond),
+      f0(cpuOf.variants[v]!.instant),
+      pct(cpuOf.variants[v]!.instant / cpuOf.instant),
+      f0(r.cached.perSecond),
+      pct(r.cached.perSecond / cachedRun.perSecond),
+      f0(cpuOf.variants[v]!.cached),
+      pct(cpuOf.variants[v]!.cached / cpuOf.cached),
+    ]),
+  ];
+  // What one hypothesis costs in tokens: the model server's estimate, beside the characters it is made of.
+  const sample = Array.from(
+    { length: 1000 },
+    (_, i) => buildUserMessage(hypothesisText(i), 'hypothesis').content.length,
+  );
+  const messageChars = Math.round(sample.reduce((a, b) => a + b, 0) / sample.length);
+  const textChars = Math.round(
+    Array.from({ length: 1000 }, (_, i) => hypothesisText(i).length).reduce((a, b) => a + b, 0) / 1000,
+  );
+  const systemChars = SYSTEM_PROMPT.length;
+  const toolChars = JSON.stringify([ASSESSMENT_TOOL]).length;
+  const perCall = (kind: string) => (instantRun.tokens[kind] ?? 0) / instantRun.modelCalls;
+  const perHypothesis = (kind: string) => (instantRun.tokens[kind] ?? 0) / instantRun.jobs;
+  // Claude Haiku 4.5 list prices, US dollars per million tokens (the dashboard's defaults).
+  const dollarsPer1000 = (1000 * (perHypothesis('input') * 1 + perHypothesis('output') * 5)) / 1e6;
+  const tokenHeader = ['part of one request', 'characters', `tokens at ${CHARS_PER_TOKEN} characters each`];
+  const tokenRows = [
+    ['system prompt (`SYSTEM_PROMPT`)', systemChars, f0(systemChars / CHARS_PER_TOKEN)],
+    ['the tool and its input schema, as JSON', toolChars, f0(toolChars / CHARS_PER_TOKEN)],
+    [
+      `user message: the instructions and the quoted hypothesis (${textChars} characters on average)`,
+      messageChars,
+      f0(messageChars / CHARS_PER_TOKEN),
+    ],
+    ['input, as the model server counted it per call', systemChars + toolChars + messageChars, f0(perCall('input'))],
+    ["output (the tool call's input), per call", '–', f0(perCall('output'))],
+  ];
+  console.log(
+    `tokens per hypothesis (model server's estimate): input ${f0(perHypothesis('input'))}, output ${f0(perHypothesis('output'))}; ` +
+      `about $${dollarsPer1000.toFixed(2)} per 1,000 hypotheses at Claude Haiku 4.5 list prices`,
+  );
   const latHeader = ['measure', 'p50 ms', 'p99 ms', 'max ms', 'goal p99 ms', 'met'];
   const scaleHeader = ['worker processes', 'jobs', 's', 'jobs/s', 'against 1 process'];
   const scaleRows = scale.map(([k, r]) => [
@@ -638,6 +776,8 @@ try {
   const curveRows = curve.map(([n, r]) => [n, f1(r.seconds), f0(r.perSecond), (r.seconds / n / perJob0).toFixed(2)]);
 
   console.log('\n' + textTable(mainHeader, mainRows));
+  console.log('\n' + textTable(costHeader, costRows));
+  console.log('\n' + textTable(tokenHeader, tokenRows));
   console.log('\n' + textTable(latHeader, latRows));
   console.log('\n' + textTable(scaleHeader, scaleRows));
   console.log('\n' + textTable(curveHeader, curveRows));
@@ -670,6 +810,16 @@ try {
       '',
       markdownTable(mainHeader, mainRows),
       '',
+      `What settings cost: the instant and cached runs again with one setting changed, in the same rounds ` +
+        `(medians of ${REPEATS}), against the runs at the defaults above, in throughput and in this process's ` +
+        `CPU time per job (the worker's, and the benchmark's bookkeeping, the same in every run; Redis's own ` +
+        `is not in it). A throughput over 100%, or a CPU time under it, is what the default costs: BullMQ's ` +
+        `metrics count each job inside its completion script in Redis, and withholding a completed job's text ` +
+        `is one more command per job. On a shared machine the throughput of single rounds varies by a third; ` +
+        `differences of a few percent here are within that.`,
+      '',
+      markdownTable(costHeader, costRows),
+      '',
       `Latency at a steady ${steadyRate} jobs/s (60% of the latency-bound ideal), ${Math.min(2000, latencyJobs)} jobs: ` +
         `from the add to the stream entry of the job's \`hypothesis_assessed\` event (its Redis stream id time), ` +
         `minus the ${LATENCY_MS} ms the model server waits.`,
@@ -687,6 +837,23 @@ try {
       '',
       'Citation verification (verifications per second from the page cache, HTML-to-text MB/s) is in its own ' +
         'section below, written by `npm run bench:citations`, which `npm run bench` runs after this one.',
+      '',
+      '### Tokens per hypothesis',
+      '',
+      `What one hypothesis of this benchmark costs in model tokens, as the service counts them ` +
+        `(\`cosci_safety_classifier_tokens_total\`, read from the worker after the instant run: ` +
+        `${f0(perHypothesis('input'))} input and ${f0(perHypothesis('output'))} output tokens per hypothesis, ` +
+        `one call each). The counts are the model server's estimate, the characters it was sent over ` +
+        `${CHARS_PER_TOKEN}: no tokenizer is at hand offline. The Messages API counts with the model's own ` +
+        `tokenizer and adds a tool-use system prompt of its own (a few hundred input tokens), so real counts ` +
+        `differ; in production the metric reports the real counts, and the dashboard's Model spend row ` +
+        `prices them. The hypotheses here are short (${textChars} characters); the system prompt and the ` +
+        `tool's schema are the same for every call, and a longer text adds about one token per ` +
+        `${CHARS_PER_TOKEN} characters, one call per 8,000-character window. At Claude Haiku 4.5 list prices ` +
+        `(input $1, output $5 per million tokens) these counts come to about $${dollarsPer1000.toFixed(2)} ` +
+        `per 1,000 hypotheses.`,
+      '',
+      markdownTable(tokenHeader, tokenRows),
       '',
     ].join('\n');
     writeMarkedSection(DOC, 'bench:pipeline', '# Benchmarks\n', await formatMarkdown(body, DOC));

@@ -38,6 +38,12 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The model server's estimate of characters per token, for its `usage`
+ * block (bench/model-server.ts): English prose runs at about 4.
+ */
+export const CHARS_PER_TOKEN = 4;
+
 export interface ModelServer {
   url: string;
   /** Requests served so far. */

@@ -12,10 +12,31 @@ import { requestFetch } from './http-transport.js';
 
 export type AssessOutcome = { kind: 'assessment'; assessment: Assessment } | { kind: 'refusal'; text: string };
 
+/** The kinds of token the Messages API bills, as its `usage` block counts them. */
+export const TOKEN_KINDS = ['input', 'output', 'cache_read', 'cache_write'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+/** Tokens of one response: `input` excludes what was read from or written to the prompt cache. */
+export type TokenUsage = Record<TokenKind, number>;
+
 export interface Assessor {
   readonly model: string;
-  /** One request; it ends when the signal the client was built with aborts. */
-  assess(userMessage: string): Promise<AssessOutcome>;
+  /**
+   * One request; it ends when the signal the client was built with aborts.
+   * `onUsage` gets the tokens of every response that reports them, a refusal
+   * or a malformed answer included: they are billed all the same.
+   */
+  assess(userMessage: string, onUsage?: (usage: TokenUsage) => void): Promise<AssessOutcome>;
+}
+
+/** The usage block of a response (absent or partial: 0 for what it lacks). */
+export function tokenUsage(usage: Partial<Anthropic.Usage> | null | undefined): TokenUsage {
+  const n = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
+  return {
+    input: n(usage?.input_tokens),
+    output: n(usage?.output_tokens),
+    cache_read: n(usage?.cache_read_input_tokens),
+    cache_write: n(usage?.cache_creation_input_tokens),
+  };
 }
 
 export interface AnthropicAssessorOptions {
@@ -109,7 +130,7 @@ export function createAnthropicAssessor(options: AnthropicAssessorOptions): Asse
   const { client, model, maxTokens, signal } = options;
   return {
     model,
-    async assess(userMessage) {
+    async assess(userMessage, onUsage) {
       if (signal?.aborted) throw new ClassifierCallError('aborted', 'request aborted');
       let response: Anthropic.Message;
       try {
@@ -126,6 +147,7 @@ export function createAnthropicAssessor(options: AnthropicAssessorOptions): Asse
         if (signal?.aborted) throw new ClassifierCallError('aborted', 'request aborted', undefined, { cause: err });
         throw toCallError(err);
       }
+      if (response.usage) onUsage?.(tokenUsage(response.usage));
       if (response.stop_reason === 'refusal') {
         const text = response.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' ');
         return { kind: 'refusal', text };

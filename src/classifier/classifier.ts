@@ -13,7 +13,7 @@ import { decideAction, type ClassifierPolicy } from '../safety/classification/po
 import { buildUserMessage, PROMPT_VERSION } from '../safety/classification/prompt.js';
 import { mostSevere, type DegradedReason, type Verdict } from '../safety/classification/verdict.js';
 import { mergeAssessments, splitWindows } from '../safety/classification/windows.js';
-import type { AssessOutcome, Assessor } from './anthropic-assessor.js';
+import type { AssessOutcome, Assessor, TokenUsage } from './anthropic-assessor.js';
 import { cacheKey, type AssessmentCache, type CacheWrite } from './assessment-cache.js';
 import { ClassifierCallError, RateLimitedError } from './errors.js';
 import { withRetry, type RetryOptions } from './retry.js';
@@ -26,6 +26,8 @@ export interface ClassifierObserver {
   retry?(error: ClassifierCallError, attempt: number, delayMs: number): void;
   /** What the quoting layer neutralised in a window sent to the model. */
   neutralised?(report: QuotingReport): void;
+  /** The tokens of a model response, and who asked for it (ClassifyCallOptions.source). */
+  tokens?(usage: TokenUsage, source: string | undefined): void;
 }
 
 export interface ClassifierOptions {
@@ -45,6 +47,8 @@ export interface ClassifierOptions {
 
 export interface ClassifyCallOptions {
   signal?: AbortSignal | undefined;
+  /** Who asks, for the token counts: the queue whose job it is (undefined: a one-off). */
+  source?: string | undefined;
   onRateLimit?: 'throw' | 'wait';
   /**
    * When given, new cache entries are collected here instead of written: the
@@ -106,6 +110,15 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: nu
   return results;
 }
 
+/** The classifier with every call counted under `source` (a queue) in the token counts. */
+export function attributedTo(classifier: Classifier, source: string): Classifier {
+  return {
+    model: classifier.model,
+    verdictCache: (text, label) => classifier.verdictCache(text, label),
+    classify: (text, label, call = {}) => classifier.classify(text, label, { ...call, source }),
+  };
+}
+
 export function createClassifier(options: ClassifierOptions): Classifier {
   const { policy, observer } = options;
   const model = options.assessor?.model ?? options.model;
@@ -147,12 +160,13 @@ export function createClassifier(options: ClassifierOptions): Classifier {
     if (options.cache) observer?.cache('miss');
     const { content: message, report } = buildUserMessage(text, label, { index, count });
     if (report.neutralised) observer?.neutralised?.(report);
+    const onUsage = observer?.tokens && ((usage: TokenUsage) => observer.tokens?.(usage, call.source));
     try {
       const outcome = await withRetry(
         async () => {
           const started = performance.now();
           try {
-            const result = await assessor.assess(message);
+            const result = await assessor.assess(message, onUsage);
             observer?.request(result.kind === 'refusal' ? 'refusal' : 'ok', (performance.now() - started) / 1000);
             return result;
           } catch (err) {

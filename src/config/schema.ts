@@ -108,6 +108,13 @@ export const WorkerConfigSchema = z
     /** Optional rate limit on jobs started per duration, shared by all workers of a queue. */
     rate_limit_max: positiveInt.optional(),
     rate_limit_duration_ms: positiveInt.default(1000),
+    /**
+     * BullMQ's own metrics (completed and failed jobs per minute, a week of
+     * them, kept by BullMQ in Redis), which Bull Board and Taskforce chart.
+     * Two Redis commands inside each job's completion script
+     * (docs/operations.md#bullmqs-own-metrics).
+     */
+    bullmq_metrics: z.boolean().default(true),
   })
   .prefault({});
 

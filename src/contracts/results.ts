@@ -99,7 +99,10 @@ export const ReportResultSchema = z.object({
   /** True when the report may be published as `text`. */
   publishable: z.boolean(),
   blockedBy: z.enum(['held_hypotheses', 'report_verdict']).optional(),
-  /** The report with every withheld section replaced by a notice. */
+  /**
+   * The report with every withheld section replaced by a notice; when the
+   * report's own verdict holds it (quarantine or block), a notice instead.
+   */
   text: z.string(),
   redactions: z.array(RedactionSchema),
   /** The verdict on the redacted report as a whole; absent when the check is off. */

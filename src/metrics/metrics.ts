@@ -15,6 +15,7 @@ export interface Metrics {
   classifierRequestDuration: Histogram<'outcome'>;
   classifierDegraded: Counter<'reason'>;
   classifierCache: Counter<'result'>;
+  classifierTokens: Counter<'kind' | 'queue'>;
   events: Counter<'type'>;
   queueJobs: Gauge<'queue' | 'state'>;
   queueOldestWaiting: Gauge<'queue'>;
@@ -81,6 +82,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       name: 'cosci_safety_classifier_cache_total',
       help: 'Assessment cache lookups, by result (hit, miss).',
       labelNames: ['result'],
+      registers,
+    }),
+    classifierTokens: new Counter({
+      name: 'cosci_safety_classifier_tokens_total',
+      help: "Tokens of the classifier model's responses as the Messages API reports them, by kind (input, output, cache_read, cache_write) and queue (the job's queue; cli for one-off commands).",
+      labelNames: ['kind', 'queue'],
       registers,
     }),
     events: new Counter({

@@ -7,15 +7,19 @@ import type { GoalEventData } from '../contracts/events.js';
 import { parsePayload } from '../contracts/queues.js';
 import type { GoalResult } from '../contracts/results.js';
 import { eventId } from '../events/event-id.js';
+import { isWithheld, withheldDigest, withheldTextError } from './completed-data.js';
 import { verdictFields } from './verdict-fields.js';
 import { eventDigest, type ProcessorDeps } from './hypothesis-processor.js';
 
 export function createGoalProcessor(deps: ProcessorDeps) {
   return async (job: Job): Promise<GoalResult> => {
     const p = parsePayload('goal.submitted', job.data);
-    // A goal has no revision: the digest of its text stands for one.
-    const version = eventDigest(p.text);
+    // A goal has no revision: the digest of its text stands for one. A
+    // completed job run again has only the digest (completed-data.ts).
+    const digest = withheldDigest(job.data);
+    const version = digest ? digest.slice(0, 16) : eventDigest(p.text);
     let verdict = await deps.store.getRevision('goal', p.goalId, version);
+    if (!verdict && isWithheld(job.data)) throw withheldTextError('goal.submitted', job.data);
     if (!verdict) {
       const fresh = await deps.classifier.classify(p.text, 'research goal', {
         signal: deps.signal,

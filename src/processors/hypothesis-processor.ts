@@ -18,6 +18,7 @@ import type { Verdict } from '../safety/classification/verdict.js';
 import { stateOf, type Decision } from '../safety/review/decision.js';
 import type { DecisionStore } from '../store/decision-store.js';
 import { cachedVerdictEntry, type VerdictStore } from '../store/verdict-store.js';
+import { isWithheld, withheldTextError } from './completed-data.js';
 import { verdictFields } from './verdict-fields.js';
 
 export interface ProcessorDeps {
@@ -88,10 +89,13 @@ export function createHypothesisProcessor(deps: ProcessorDeps) {
     const cached = deps.classifier.verdictCache(text, 'hypothesis');
     let verdict: Verdict | undefined;
     let prefetched: ClassifyCallOptions['prefetched'];
-    if (job.attemptsStarted > 1) {
+    const withheld = isWithheld(job.data);
+    if (job.attemptsStarted > 1 || withheld) {
       // A job that has run before (a retry, a stalled or re-run job) reuses
-      // the verdict its revision already has, with no model call.
+      // the verdict its revision already has, with no model call. A completed
+      // job's text is withheld (completed-data.ts): it has no other way.
       verdict = await deps.store.getRevision('hypothesis', p.hypothesisId, p.revision);
+      if (!verdict && withheld) throw withheldTextError('hypothesis.saved', job.data);
     } else if (cached) {
       // A first run tries the verdict cache: a text seen before under the same
       // settings gets its verdict stored and announced in this one round trip.

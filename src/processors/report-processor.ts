@@ -19,12 +19,14 @@ import {
   joinSections,
   redactSections,
   reportOutcome,
+  withheldReportText,
   type ReportCheckMode,
   type SectionState,
 } from '../safety/review/report-check.js';
 import type { DecisionStore } from '../store/decision-store.js';
 import type { ReportStore } from '../store/report-store.js';
 import type { VerdictStore } from '../store/verdict-store.js';
+import { isWithheld, withheldTextError } from './completed-data.js';
 
 export interface ReportProcessorDeps {
   mode: ReportCheckMode;
@@ -66,6 +68,8 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
   return async (job: Job): Promise<ReportResult> => {
     const p = parsePayload('report.finalized', job.data);
     let result = await deps.reports.get(p.reportId, p.revision);
+    // A completed job run again has no section text (completed-data.ts): only its stored result.
+    if (!result && isWithheld(job.data)) throw withheldTextError('report.finalized', job.data);
     if (!result) {
       const base = { reportId: p.reportId, revision: p.revision, ...(p.runId ? { runId: p.runId } : {}) };
       if (deps.mode === 'off') {
@@ -89,13 +93,15 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
         });
         deps.metrics?.classifications.inc({ target: 'report', action: verdict.action });
         const { outcome, blockedBy } = reportOutcome(mode, redactions, verdict.action);
+        // Text the classifier holds is kept nowhere: a notice stands in for it (report-check.ts).
+        const held = verdict.action === 'quarantine' || verdict.action === 'block';
         result = {
           ...base,
           mode,
           outcome,
           publishable: outcome !== 'blocked',
           ...(blockedBy ? { blockedBy } : {}),
-          text,
+          text: held ? withheldReportText(verdict) : text,
           redactions,
           verdict,
           checkedAt: now().toISOString(),

@@ -6,7 +6,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { createAnthropicAssessor, createAnthropicClient } from '../classifier/anthropic-assessor.js';
+import { createAnthropicAssessor, createAnthropicClient, TOKEN_KINDS } from '../classifier/anthropic-assessor.js';
 import { createRedisAssessmentCache } from '../classifier/assessment-cache.js';
 import { createClassifier, type Classifier } from '../classifier/classifier.js';
 import { createEventEmitter } from '../events/emitter.js';
@@ -155,6 +155,10 @@ export function buildClassifier(
       },
       retry(error, attempt, delayMs) {
         deps.logger.info({ code: error.code, attempt, delayMs }, 'retrying classifier request');
+      },
+      tokens(usage, source) {
+        // Every kind, 0 included, so a cost panel finds each series once the model has answered.
+        for (const kind of TOKEN_KINDS) m?.classifierTokens.inc({ kind, queue: source ?? 'cli' }, usage[kind]);
       },
       neutralised(report) {
         // Injection attempts in text under classification: counted, never silent.

@@ -1,12 +1,13 @@
 /**
  * The worker's Redis connections: each named with its role, host and pid (so
- * CLIENT LIST tells which process holds which), its errors logged, and all
- * of them closed together at the end.
+ * CLIENT LIST tells which process holds which), followed by the process's
+ * Redis health (its losses logged once per outage, src/logging/redis-health.ts),
+ * and all of them closed together at the end.
  */
 import { hostname } from 'node:os';
 import type { Redis, RedisOptions } from 'ioredis';
-import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
+import type { RedisHealth } from '../logging/redis-health.js';
 import { createBlockingConnection } from '../queues/connection.js';
 
 export interface Connections {
@@ -18,7 +19,7 @@ export interface Connections {
   closeAll(): Promise<void>;
 }
 
-export function createConnections(config: Config, logger: Logger): Connections {
+export function createConnections(config: Config, health: RedisHealth): Connections {
   const all = new Map<string, Redis>();
   return {
     all,
@@ -27,7 +28,7 @@ export function createConnections(config: Config, logger: Logger): Connections {
         connectionName: `cosci-safety:${role}:${hostname()}:${process.pid}`,
         ...extra,
       });
-      c.on('error', (err) => logger.warn({ role, err: err.message }, 'redis connection error'));
+      health.watch(role, c);
       all.set(role, c);
       return c;
     },

@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { ParsePool } from '../citations/parse-pool.js';
+import { attributedTo } from '../classifier/classifier.js';
 import type { Config } from '../config/schema.js';
 import type { QueueName } from '../contracts/queues.js';
 import { createEventEmitter } from '../events/emitter.js';
@@ -57,7 +58,8 @@ export function buildWorkerGraph(
   const parsePool = buildParsePool(config, { metrics });
 
   const classifying = (queue: QueueName): ProcessorDeps => ({
-    classifier,
+    // The model's tokens are counted by the queue whose job asked for them.
+    classifier: attributedTo(classifier, queue),
     store: verdicts,
     decisions,
     emitter,
@@ -79,7 +81,7 @@ export function buildWorkerGraph(
     }),
     'report.finalized': createReportProcessor({
       mode: config.safety.final_report_check,
-      classifier,
+      classifier: attributedTo(classifier, 'report.finalized'),
       verdicts,
       decisions,
       reports: createReportStore(redis, prefix),

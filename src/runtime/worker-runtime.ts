@@ -9,11 +9,13 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { Worker, WorkerOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import type { QueueName } from '../contracts/queues.js';
 import { startHttpServer, type RunningHttpServer } from '../http/server.js';
 import { redactUrl } from '../logging/logger.js';
+import { createRedisHealth } from '../logging/redis-health.js';
 import { createMetrics, type Metrics } from '../metrics/metrics.js';
 import { createQueueDepth } from '../metrics/queue-depth.js';
 import { REVIEW_CONNECTION_OPTIONS } from '../review/availability.js';
@@ -39,6 +41,12 @@ export interface StartOptions {
   logger: Logger;
   /** Extra BullMQ worker options for tests (e.g. a short stalled interval). */
   workerOverrides?: Partial<WorkerOptions>;
+  /**
+   * False keeps the text of completed jobs (src/processors/completed-data.ts),
+   * for the benchmark that measures what withholding it costs; nothing else
+   * sets it. @defaultValue true
+   */
+  withholdCompletedText?: boolean;
 }
 
 function warnOfMissingClassifier(config: Config, logger: Logger): void {
@@ -59,7 +67,9 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
   const { config, logger } = options;
   warnOfMissingClassifier(config, logger);
   const metrics = createMetrics();
-  const connections = createConnections(config, logger);
+  // One account of the Redis connections for the log: an outage is a few lines, not one per failed reconnect.
+  const health = createRedisHealth({ logger });
+  const connections = createConnections(config, health);
   // Aborted at shutdown, past its bound: jobs in flight return to the queue.
   // Every page fetch and retry wait in flight listens on this one signal
   // (jobs × evidence of every queue), far more than Node's default warning
@@ -112,6 +122,8 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
   });
   const stop = (reason?: string) => {
     stopping = true;
+    // Connections closed from here on are closed on purpose.
+    health.stop();
     return shutdown(reason);
   };
 
@@ -150,15 +162,22 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
       connections,
       metrics,
       logger,
+      health,
       overrides: options.workerOverrides,
+      withholdText: options.withholdCompletedText,
     });
     for (const [queue, worker] of created) workers.set(queue, worker);
     for (const [queue, worker] of workers) {
       worker.run().catch((err: unknown) => logger.error({ queue, err: String(err) }, 'worker stopped'));
     }
     // Started means connected: a shutdown that comes right after the start
-    // then never races the workers' own connection set-up.
-    await Promise.all([...workers.values()].map((worker) => worker.waitUntilReady()));
+    // then never races the workers' own connection set-up. Each worker's
+    // blocking connection, which BullMQ opens itself, is followed too.
+    await Promise.all(
+      [...workers].map(async ([queue, worker]) =>
+        health.watch(`worker:${queue}:blocking`, (await worker.waitUntilReady()) as unknown as Redis),
+      ),
+    );
   } catch (err) {
     // A start that fails (the metrics port taken) leaves nothing open behind it.
     await stop('start-up failed');

@@ -5,11 +5,13 @@
  * rest is up.
  */
 import { hostname } from 'node:os';
-import type { ConnectionOptions, Worker, WorkerOptions } from 'bullmq';
+import { MetricsTime, type ConnectionOptions, type Worker, type WorkerOptions } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import type { QueueName } from '../contracts/queues.js';
+import type { RedisHealth } from '../logging/redis-health.js';
 import type { Metrics } from '../metrics/metrics.js';
+import { withheldData, withholdsText } from '../processors/completed-data.js';
 import { withFailurePolicy, type Processor } from '../processors/job-failure.js';
 import { JobWorker } from '../queues/job-worker.js';
 import type { Connections } from './connections.js';
@@ -20,9 +22,17 @@ const UNBOUND_RATE = 1_000_000_000;
 export function createQueueWorkers(
   config: Config,
   processors: Record<QueueName, Processor<unknown>>,
-  parts: { connections: Connections; metrics: Metrics; logger: Logger; overrides?: Partial<WorkerOptions> | undefined },
+  parts: {
+    connections: Connections;
+    metrics: Metrics;
+    logger: Logger;
+    health: RedisHealth;
+    overrides?: Partial<WorkerOptions> | undefined;
+    /** False keeps the text of completed jobs: only for measuring what withholding it costs. */
+    withholdText?: boolean | undefined;
+  },
 ): Map<QueueName, Worker> {
-  const { connections, metrics, logger } = parts;
+  const { connections, metrics, logger, health } = parts;
   const w = config.worker;
   const workers = new Map<QueueName, Worker>();
   for (const queue of w.queues) {
@@ -42,19 +52,36 @@ export function createQueueWorkers(
       // limiter is set; with no configured limit, one too high to bind.
       // https://docs.bullmq.io/guide/rate-limiting#manual-rate-limit
       limiter: { max: w.rate_limit_max ?? UNBOUND_RATE, duration: w.rate_limit_duration_ms },
+      // Completed and failed jobs per minute, for Bull Board and Taskforce: a
+      // week of one-minute points per queue, counted by BullMQ's completion script.
+      ...(w.bullmq_metrics ? { metrics: { maxDataPoints: MetricsTime.ONE_WEEK } } : {}),
       autorun: false,
       ...parts.overrides,
     });
+    // With keep_completed = 0 BullMQ removes a job as it completes: nothing to withhold.
+    const withhold = (parts.withholdText ?? true) && withholdsText(queue) && w.keep_completed > 0;
     worker.on('completed', (job) => {
       metrics.jobs.inc({ queue, outcome: 'completed' });
       if (job.processedOn && job.finishedOn)
         metrics.jobDuration.observe({ queue }, (job.finishedOn - job.processedOn) / 1000);
+      // The result is stored: the job's copy of the text goes (src/processors/completed-data.ts).
+      const kept = withhold ? withheldData(queue, job.data, new Date()) : undefined;
+      if (kept)
+        job
+          .updateData(kept)
+          .catch((err: unknown) =>
+            logger.warn({ queue, jobId: job.id, err: String(err) }, "could not withhold a completed job's text"),
+          );
     });
     worker.on('failed', (job, err) => {
       metrics.jobs.inc({ queue, outcome: 'failed' });
       logger.error({ queue, jobId: job?.id, attemptsMade: job?.attemptsMade, err: err.message }, 'job failed');
     });
-    worker.on('error', (err) => logger.error({ queue, err: err.message }, 'worker error'));
+    // BullMQ forwards every error of its connections here, each failed
+    // reconnect included: a lost connection is the outage's to tell, once.
+    worker.on('error', (err) => {
+      if (!health.report(`worker:${queue}`, err)) logger.error({ queue, err: err.message }, 'worker error');
+    });
     workers.set(queue, worker);
   }
   return workers;

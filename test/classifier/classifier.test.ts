@@ -3,6 +3,7 @@
  * server that speaks the Messages API.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createMetrics } from '../../src/metrics/metrics.js';
 import { buildClassifier } from '../../src/runtime/builders.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { PROMPT_VERSION, SYSTEM_PROMPT, TOOL_NAME } from '../../src/safety/classification/index.js';
@@ -14,6 +15,7 @@ import {
   refusal,
   startFakeAnthropic,
   toolUse,
+  usage,
   type FakeAnthropic,
 } from '../support/fake-anthropic.js';
 import { testConfig } from '../support/config.js';
@@ -199,6 +201,36 @@ describe('classifier', () => {
     const verdict = await classifier().classify('text', 'hypothesis');
     expect(fake.requests).toHaveLength(1);
     expect(verdict).toMatchObject({ degraded: true, reason: 'bad_request' });
+  });
+
+  it('counts the tokens of every response that reports them, by kind and by who asked', async () => {
+    const metrics = createMetrics({ defaultMetrics: false });
+    const config = testConfig(fake.url);
+    const c = buildClassifier(config, { logger, metrics });
+    const replies = [
+      // An error carries no usage; a malformed answer is billed, and retried.
+      apiError(500, 'api_error'),
+      toolUse({ categories: 'nonsense' }, undefined, usage(1000, 40, { read: 200, write: 50 })),
+      toolUse({ categories: ['none'], confidence: 0.9, rationale: 'fine' }, undefined, usage(1100, 30)),
+      refusal(usage(800, 5)),
+    ];
+    fake.setHandler((_req, i) => replies[i]!);
+    expect((await c.classify('plain', 'hypothesis', { source: 'hypothesis.saved' })).action).toBe('allow');
+    expect((await c.classify('plain again', 'hypothesis')).refusal).toBe(true);
+
+    const counted = Object.fromEntries(
+      (await metrics.classifierTokens.get()).values.map((v) => [`${v.labels.queue} ${v.labels.kind}`, v.value]),
+    );
+    expect(counted).toEqual({
+      'hypothesis.saved input': 2100,
+      'hypothesis.saved output': 70,
+      'hypothesis.saved cache_read': 200,
+      'hypothesis.saved cache_write': 50,
+      'cli input': 800,
+      'cli output': 5,
+      'cli cache_read': 0,
+      'cli cache_write': 0,
+    });
   });
 
   it('counts a refusal as a flag', async () => {

@@ -221,7 +221,8 @@ describe('a worker process across a Redis restart', () => {
       expect(mine.map((e) => e.type).sort(), hypothesisId).toEqual(['hypothesis_assessed', action].sort());
     }
     // It lived through the outage (it logged the lost connection) and still stops cleanly.
-    expect(worker.log()).toContain('redis connection error');
+    expect(worker.log()).toContain('"msg":"redis connection lost"');
+    expect(worker.log()).toContain('"msg":"redis connection back"');
     worker.child.kill('SIGTERM');
     expect(await exitWithin(worker, 15_000)).toBe(0);
   }, 45_000);

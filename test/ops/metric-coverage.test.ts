@@ -15,9 +15,11 @@ import {
   metricNames,
   panelQueries,
   parseLabelValues,
+  queryVariables,
   read,
   readYaml,
   rules,
+  textboxDefaults,
   variableQuery,
 } from '../support/monitoring.js';
 
@@ -152,11 +154,11 @@ describe(`the dashboard (${DASHBOARD_FILE})`, () => {
   });
 
   it('has the queue and pod variables, and the queries select by them', () => {
-    expect(variables.map((v) => [v.name, parseLabelValues(variableQuery(v))])).toEqual([
+    expect(queryVariables(d).map((v) => [v.name, parseLabelValues(variableQuery(v))])).toEqual([
       ['queue', { match: 'cosci_safety_jobs_total', label: 'queue' }],
       ['pod', { match: 'up{job="cosci-safety"}', label: 'pod' }],
     ]);
-    for (const v of variables) {
+    for (const v of queryVariables(d)) {
       expect(v.allValue, v.name).toBe('.*');
       // Grafana runs `query`; `definition` is what its editor shows: they must agree.
       expect(v.definition, v.name).toBe(variableQuery(v));
@@ -174,6 +176,41 @@ describe(`the dashboard (${DASHBOARD_FILE})`, () => {
       return out;
     });
     expect(problems).toEqual([]);
+  });
+});
+
+describe('the model prices', () => {
+  const d = dashboard();
+  const prices = d.templating.list.filter((v) => v.type === 'textbox');
+
+  it('are textbox variables, Claude Haiku 4.5 list prices in dollars per million tokens by default', () => {
+    expect(Object.entries(textboxDefaults(d))).toEqual([
+      ['price_input', '1'],
+      ['price_output', '5'],
+      ['price_cache_write', '1.25'],
+      ['price_cache_read', '0.1'],
+    ]);
+    for (const v of prices) {
+      expect(v.label, v.name).toMatch(/\$\/Mtok$/);
+      expect(v.description, v.name).toMatch(/^US dollars per million /);
+    }
+    // Only the prices are textboxes: every other variable is a query the panels filter by.
+    expect(d.templating.list.length).toBe(prices.length + queryVariables(d).length);
+  });
+
+  it('price every token kind in each cost query, the kind matched to its price', () => {
+    const costs = queries.filter((q) => q.expr.includes('$price_'));
+    expect(costs.map((q) => q.panel).sort()).toEqual(['Estimated model cost', 'Estimated model cost (24h)']);
+    for (const q of costs) {
+      const terms = [...q.expr.matchAll(/kind="([a-z_]+)"[^*]*\* \$(price_[a-z_]+)/g)].map((m) => [m[1], m[2]]);
+      expect(terms, q.panel).toEqual([
+        ['input', 'price_input'],
+        ['output', 'price_output'],
+        ['cache_write', 'price_cache_write'],
+        ['cache_read', 'price_cache_read'],
+      ]);
+      expect(q.expr, q.panel).toMatch(/\) \/ 1e6/);
+    }
   });
 });
 

@@ -26,11 +26,11 @@ import {
   PROMETHEUS,
   ROOT,
   RULES_DIR,
-  dashboard,
   metricNames,
   missing,
   panelQueries,
   parseLabelValues,
+  queryVariables,
   rules,
   ruleGroups,
   ruleName,
@@ -478,7 +478,7 @@ describe.skipIf(missing(PROMETHEUS) !== undefined)(
 
     it('lists values for every template variable: all four queues and both pods', async () => {
       const values: Record<string, string[]> = {};
-      for (const v of dashboard().templating.list) {
+      for (const v of queryVariables()) {
         const { match, label } = parseLabelValues(variableQuery(v));
         const url = `${prom}/api/v1/label/${label}/values?${new URLSearchParams({ 'match[]': match, start: String(startedAt) })}`;
         const body = (await (await fetch(url)).json()) as { status: string; data: string[] };

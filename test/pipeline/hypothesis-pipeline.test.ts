@@ -165,6 +165,22 @@ describe('hypothesis pipeline', () => {
     expect(metrics).toMatch(/cosci_safety_events_total\{type="classifier_degraded"\} 1/);
   });
 
+  it("counts the model's tokens by the queue whose job asked", async () => {
+    const h = await harness();
+    await h.publisher.publishHypothesisSaved({ hypothesisId: 't-1', text: 'Kinase signalling in yeast.' });
+    await h.publisher.submitGoal({ goalId: 't-g', text: 'Map kinase networks.' }, { wait: true });
+    await h.publisher.finalizeReport({ reportId: 't-r', sections: [{ text: 'Findings.' }] }, { wait: true });
+    await h.waitForJob('hypothesis.saved', 'hypothesis.t-1.r0');
+    const body = await (await fetch(`http://127.0.0.1:${h.runtime.http!.port}/metrics`)).text();
+    // One model call each, of the fake's usage(100, 20).
+    for (const queue of ['hypothesis.saved', 'goal.submitted', 'report.finalized']) {
+      expect(body).toContain(`cosci_safety_classifier_tokens_total{kind="input",queue="${queue}"} 100`);
+      expect(body).toContain(`cosci_safety_classifier_tokens_total{kind="output",queue="${queue}"} 20`);
+      expect(body).toContain(`cosci_safety_classifier_tokens_total{kind="cache_read",queue="${queue}"} 0`);
+    }
+    expect(body).not.toContain('queue="cli"');
+  });
+
   it('with no API key, starts, and degrades every verdict per classifier_on_error', async () => {
     const closed = await harness({}, false);
     await closed.publisher.publishHypothesisSaved({ hypothesisId: 'nk', text: 'text' });

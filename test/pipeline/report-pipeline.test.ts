@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PayloadError } from '../../src/errors.js';
 import type { ReportResult } from '../../src/contracts/results.js';
 import { buildReviewService } from '../../src/runtime/builders.js';
+import { createReportStore } from '../../src/store/report-store.js';
 import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { testConfig } from '../support/config.js';
 import { startHarness, type Harness } from '../support/pipeline.js';
@@ -102,6 +103,15 @@ describe('final report, redact mode', () => {
     );
     expect(blocked).toMatchObject({ outcome: 'blocked', publishable: false, blockedBy: 'report_verdict' });
     expect(blocked.verdict?.action).toBe('block');
+    // The text the classifier holds is kept nowhere: not in the result, the store, or the job.
+    expect(blocked.text).toBe(
+      '[Withheld: this report was judged weapons by the safety classifier (block); its text is not kept. ' +
+        'Revise it and finalize a new revision.]',
+    );
+    const stored = await createReportStore(h.redis, h.config.redis.key_prefix).get('rep-danger', 0);
+    expect(stored?.text).toBe(blocked.text);
+    const job = await h.publisher.queue('report.finalized').getJob(blocked.jobId);
+    expect(JSON.stringify(job!.returnvalue)).not.toContain('Synthesis route');
     const cleared = await h.publisher.finalizeReport(
       { reportId: 'rep-clean', sections: [{ text: 'Kinases regulate the cell cycle.' }] },
       { wait: true, timeoutMs: 10_000 },
@@ -120,6 +130,7 @@ describe('final report, not cleanly classified', () => {
       { wait: true, timeoutMs: 10_000 },
     );
     expect(result.verdict).toMatchObject({ degraded: true, reason: 'no_api_key', action: 'quarantine' });
+    expect(result.text).toMatch(/^\[Withheld: this report could not be cleanly classified \(no_api_key\) and is held;/);
     const events = await h.waitForEvents((e) => e.some((x) => x.type === 'classifier_degraded'));
     const degraded = events.filter((e) => e.type === 'classifier_degraded');
     expect(degraded).toHaveLength(1);

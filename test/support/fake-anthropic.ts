@@ -35,7 +35,24 @@ export interface FakeAnthropic {
 
 let ids = 0;
 
-export function toolUse(input: unknown, model = 'claude-haiku-4-5-20251001'): Reply {
+/** A usage block as the Messages API sends it (the cache fields are 0 when the prompt cache is not used). */
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+export function usage(input: number, output: number, cache: { read?: number; write?: number } = {}): Usage {
+  return {
+    input_tokens: input,
+    cache_creation_input_tokens: cache.write ?? 0,
+    cache_read_input_tokens: cache.read ?? 0,
+    output_tokens: output,
+  };
+}
+
+export function toolUse(input: unknown, model = 'claude-haiku-4-5-20251001', tokens = usage(100, 20)): Reply {
   ids++;
   return {
     status: 200,
@@ -47,7 +64,7 @@ export function toolUse(input: unknown, model = 'claude-haiku-4-5-20251001'): Re
       content: [{ type: 'tool_use', id: `toolu_${ids}`, name: 'record_safety_assessment', input }],
       stop_reason: 'tool_use',
       stop_sequence: null,
-      usage: { input_tokens: 100, output_tokens: 20 },
+      usage: tokens,
     },
   };
 }
@@ -56,7 +73,7 @@ export function assessment(categories: string[], confidence: number, rationale =
   return toolUse({ categories, confidence, rationale });
 }
 
-export function refusal(): Reply {
+export function refusal(tokens = usage(100, 5)): Reply {
   ids++;
   return {
     status: 200,
@@ -68,7 +85,7 @@ export function refusal(): Reply {
       content: [{ type: 'text', text: 'I cannot help with that.' }],
       stop_reason: 'refusal',
       stop_sequence: null,
-      usage: { input_tokens: 100, output_tokens: 5 },
+      usage: tokens,
     },
   };
 }

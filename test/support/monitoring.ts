@@ -81,6 +81,8 @@ export interface Panel {
 export interface Variable {
   name: string;
   type: string;
+  label?: string;
+  description?: string;
   definition?: string;
   query: string | { query: string };
   allValue?: string;
@@ -125,16 +127,31 @@ export function parseLabelValues(query: string): { match: string; label: string 
   return { match: m[1]!.trim(), label: m[2]! };
 }
 
+/** The dashboard's query variables (label_values), which the panels filter by. */
+export function queryVariables(d: Dashboard = dashboard()): Variable[] {
+  return d.templating.list.filter((v) => v.type === 'query');
+}
+
+/** The dashboard's textbox variables (the model prices) with their default values. */
+export function textboxDefaults(d: Dashboard = dashboard()): Record<string, string> {
+  return Object.fromEntries(
+    d.templating.list.filter((v) => v.type === 'textbox').map((v) => [v.name, variableQuery(v)]),
+  );
+}
+
 /**
  * A panel query as Prometheus receives it from Grafana, with "All" chosen for
- * every variable: `$queue` and `$pod` become `.*`, `$__rate_interval` the
- * given window. Throws on a variable it does not know, so none slips through.
+ * every query variable: `$queue` and `$pod` become `.*`, each textbox variable
+ * its default, `$__rate_interval` the given window. Throws on a variable it
+ * does not know, so none slips through.
  */
-export function substitute(expr: string, rateInterval: string): string {
-  const out = expr
+export function substitute(expr: string, rateInterval: string, textboxes = textboxDefaults()): string {
+  let out = expr
     .replaceAll('$__rate_interval', rateInterval)
     .replaceAll('$__interval', '1s')
     .replace(/\$\{?(queue|pod)\}?/g, '.*');
+  for (const [name, value] of Object.entries(textboxes))
+    out = out.replace(new RegExp(`\\$\\{?${name}\\}?(?![\\w])`, 'g'), value);
   const left = /\$\{?[a-zA-Z_]+/.exec(out);
   if (left) throw new Error(`unknown variable ${left[0]} in ${expr}`);
   return out;

@@ -58,6 +58,24 @@ export function redactSections(sections: readonly SectionInput[], states: Readon
 }
 
 /**
+ * What a report's result holds instead of its text when the report's own
+ * verdict holds it (quarantine or block). Nobody may publish that text and
+ * no person reviews a report, so it is kept nowhere: not in the result, the
+ * job's return value, nor BullMQ's event stream, which carries return values.
+ */
+export function withheldReportText(verdict: {
+  action: Action;
+  categories: readonly string[];
+  degraded: boolean;
+  reason?: string | undefined;
+}): string {
+  const why = verdict.degraded
+    ? `could not be cleanly classified (${verdict.reason ?? 'degraded'}) and is held`
+    : `was judged ${verdict.categories.join(', ') || 'unsafe'} by the safety classifier (${verdict.action})`;
+  return `[Withheld: this report ${why}; its text is not kept. Revise it and finalize a new revision.]`;
+}
+
+/**
  * The outcome. In block mode any withheld section blocks the report. In
  * either mode the report's own verdict blocks it when it would hold a
  * hypothesis (quarantine or block): a report has no person waiting to
