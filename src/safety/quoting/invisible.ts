@@ -11,6 +11,13 @@
  * role prefix after one is marked rather than glued to the line before it.
  * See https://embracethered.com/blog/posts/2024/hiding-and-finding-text-with-unicode-tags/
  */
+
+/**
+ * Builds the result from its code units. A TextDecoder rather than Node's Buffer:
+ * this module is also read where there is no Buffer (the review page's script
+ * shares the citation text rules).
+ */
+const UTF16 = new TextDecoder('utf-16le');
 const INVISIBLE_CLASS = String.raw`\p{Default_Ignorable_Code_Point}\p{Cf}\u0000-\u0008\u000E-\u001F\u007F-\u0084\u0086-\u009F`;
 
 /** Matches one run of invisible characters. */
@@ -81,5 +88,5 @@ export function removeInvisible(text: string): InvisibleRemoval {
     i += width - 1;
   }
   if (out === undefined) return { text, removed };
-  return { text: Buffer.from(out.buffer, 0, k * 2).toString('utf16le'), removed };
+  return { text: UTF16.decode(out.subarray(0, k)), removed };
 }
