@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { QUEUE_NAMES } from '../contracts/queues.js';
 import { parseAllowEntry } from '../fetcher/allow-list.js';
 import { CATEGORIES } from '../safety/classification/categories.js';
-import { DEFAULT_INJECTION_THRESHOLD } from '../safety/injection/index.js';
 
 const category = z.enum(CATEGORIES);
 
@@ -158,13 +157,6 @@ export const SafetyConfigSchema = z
      * reports unchecked.
      */
     final_report_check: z.enum(['redact', 'block', 'off']).default('redact'),
-    /**
-     * Injection detector score (0..1) at or above which a text is suspected of
-     * carrying instructions for an AI reader. The default was chosen on the
-     * development corpus for at most 1% false positives on science text,
-     * e-mails, tables and web pages (docs/quoting.md#injection-detection).
-     */
-    injection_threshold: z.number().min(0).max(1).default(DEFAULT_INJECTION_THRESHOLD),
   })
   .prefault({})
   .check((ctx) => {

@@ -10,6 +10,7 @@
 import type { Redis } from 'ioredis';
 import { DecisionSchema, type Decision } from '../safety/review/decision.js';
 import { verdictKeys } from './verdict-store.js';
+import type { ReviewAuditEntry } from '../contracts/review-api.js';
 
 const DECIDE = `
 local verdict = redis.call('GET', KEYS[1])
@@ -41,20 +42,8 @@ type RedisWithDecide = Redis & {
   ): Promise<[string, string]>;
 };
 
-/** One entry of the audit trail. */
-export interface AuditEntry {
-  /** The stream entry id (time-ordered). */
-  entryId: string;
-  type: 'hypothesis_released' | 'hypothesis_confirmed';
-  hypothesisId: string;
-  revision: number;
-  by: string;
-  at: string;
-  note: string;
-  overriddenAction: string;
-  overriddenCategories: string[];
-  overriddenConfidence: number;
-}
+/** One entry of the audit trail: the contract's type (the review API serves it as it is). */
+export type AuditEntry = ReviewAuditEntry;
 
 export type DecideOutcome =
   | { outcome: 'ok'; decision: Decision; auditEntryId: string }

@@ -5,7 +5,6 @@
  * does not answer.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -14,6 +13,7 @@ import { main } from '../../src/cli/run.js';
 import { runCli, type CliRun } from '../support/cli.js';
 import { freePort } from '../support/processes.js';
 import { uniqueName } from '../support/redis.js';
+import { startSilentServer, type SilentServer } from '../support/silent-server.js';
 
 /** Exactly one line on stderr, with this code, and no stack. */
 function expectOneLine(r: CliRun, exitCode: number, code: string): void {
@@ -24,9 +24,8 @@ function expectOneLine(r: CliRun, exitCode: number, code: string): void {
 
 let env: Record<string, string>;
 let downUrl: string;
-let silent: Server;
+let silent: SilentServer;
 let silentUrl: string;
-const sockets = new Set<Socket>();
 
 beforeAll(async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'cosci-fail-')), 'cosci-safety.toml');
@@ -36,18 +35,11 @@ beforeAll(async () => {
   delete env.COSCI_DEBUG;
   // Nothing listens here: connections are refused.
   downUrl = `redis://127.0.0.1:${await freePort()}`;
-  // A Redis that is frozen, or a network that drops packets: the connection
-  // opens and nothing ever answers.
-  silent = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  silentUrl = `redis://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  silent = await startSilentServer();
+  silentUrl = silent.url;
 });
 afterAll(async () => {
-  for (const socket of sockets) socket.destroy();
-  await new Promise((resolve) => silent.close(resolve));
+  await silent.close();
 });
 
 const HYPOTHESIS = JSON.stringify({ hypothesisId: 'h-1', text: 'Kinase X phosphorylates Y in yeast.', revision: 1 });

@@ -1,29 +1,22 @@
 /** The Publisher's wait: `timeoutMs` bounds the whole call, a Redis that does not answer included. */
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CosciError } from '../../src/errors.js';
 import { Publisher } from '../../src/queues/publisher.js';
 import { deleteKeys, REDIS_URL, testRedis, uniqueName } from '../support/redis.js';
+import { startSilentServer, type SilentServer } from '../support/silent-server.js';
 
 const redis = testRedis();
 const prefix = uniqueName('pub');
-let silent: Server;
+let silent: SilentServer;
 let silentUrl: string;
-const sockets = new Set<Socket>();
 
 beforeAll(async () => {
-  // Accepts connections and never answers, like a frozen Redis.
-  silent = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  silentUrl = `redis://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  silent = await startSilentServer();
+  silentUrl = silent.url;
 });
 afterAll(async () => {
-  for (const socket of sockets) socket.destroy();
-  await new Promise((resolve) => silent.close(resolve));
+  await silent.close();
   await deleteKeys(redis, prefix);
   redis.disconnect();
 });
@@ -59,7 +52,7 @@ describe('Publisher with wait', () => {
     // Nothing was published.
     expect(await publisher.queue('goal.submitted').getJob('goal.g-1')).toBeUndefined();
     // The silent server closing its side ends the waiting connection, and with it the close.
-    for (const socket of sockets) socket.destroy();
+    silent.dropConnections();
     await publisher.close();
     connection.disconnect();
   });

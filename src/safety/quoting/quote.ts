@@ -45,7 +45,7 @@ export interface NeutralizeOptions {
   detect?: boolean;
   /**
    * Score at or above which `report.injection.suspected` is true.
-   * @defaultValue DEFAULT_INJECTION_THRESHOLD (the `[safety] injection_threshold` of the service's configuration)
+   * @defaultValue DEFAULT_INJECTION_THRESHOLD
    */
   injectionThreshold?: number;
 }
