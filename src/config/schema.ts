@@ -221,6 +221,27 @@ export const CitationsConfigSchema = z
         }),
       )
       .default([]),
+    /**
+     * Fixed addresses of host names for the fetcher, as /etc/hosts gives
+     * them: `{ "example.org" = "10.0.0.7" }`. The URL, Host header and TLS
+     * name stay the cited ones; a private address still needs its host in
+     * `allow_private_hosts`.
+     */
+    hosts: z
+      .record(z.string(), z.union([z.ipv4(), z.ipv6()], { error: 'expected an IPv4 or IPv6 address' }))
+      .superRefine((table, ctx) => {
+        for (const name of Object.keys(table)) {
+          if (!/^[a-z0-9.-]+$/i.test(name)) {
+            ctx.addIssue({
+              code: 'custom',
+              input: name,
+              path: [name],
+              message: 'expected a host name (letters, digits, dots and hyphens)',
+            });
+          }
+        }
+      })
+      .default({}),
     connect_timeout_ms: positiveInt.default(5000),
     headers_timeout_ms: positiveInt.default(10_000),
     body_timeout_ms: positiveInt.default(10_000),

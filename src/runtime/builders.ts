@@ -17,6 +17,7 @@ import { createReviewStore } from '../store/review-store.js';
 import { createVerdictStore } from '../store/verdict-store.js';
 import type { Config } from '../config/schema.js';
 import { createFetchAgent, HostLimiter, type FetchOptions } from '../fetcher/fetch-page.js';
+import { staticHostsLookup } from '../fetcher/static-hosts.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { createPageCache } from '../citations/page-cache.js';
 import type { DocumentReader } from '../citations/page-text.js';
@@ -35,6 +36,7 @@ export function fetchOptionsFrom(config: Config): FetchOptions {
     maxDecodedBytes: c.max_decoded_bytes,
     maxRedirects: c.max_redirects,
     userAgent: c.user_agent,
+    lookup: Object.keys(c.hosts).length > 0 ? staticHostsLookup(c.hosts) : undefined,
   };
   return { ...base, dispatcher: createFetchAgent(base) };
 }
