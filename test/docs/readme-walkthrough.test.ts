@@ -265,7 +265,9 @@ describe('the shell examples of the docs, run in order', () => {
         if (command.longRunning) return follow(command);
         const run = await runShell(command.text, { cwd: root, env });
         expect(run.code, describeRun(run)).toBe(command.exitCode);
-        expect(missingOutput(command.expected, run.stdout), describeRun(run)).toBeUndefined();
+        expect(missingOutput(command.expected, run.stdout, run.stderr), describeRun(run)).toBeUndefined();
+        // A failure is one line on stderr, no stack (docs/cli.md#output).
+        if (/^cosci-safety: [A-Z_]+: /m.test(run.stderr)) expect(run.stderr.trim().split('\n')).toHaveLength(1);
         await settle();
       },
       90_000,

@@ -10,8 +10,9 @@
  *   shown has the value shown; whitespace between words matches any.
  *
  * Output is compared as records: the whole output when it is one JSON value
- * (an indented object), else each non-empty line. The expected lines must
- * match records in order; others may come between.
+ * (an indented object), else each non-empty line; stdout's, then stderr's,
+ * as a terminal shows both. The expected lines must match records in order;
+ * others may come between.
  */
 
 type Pattern =
@@ -212,8 +213,9 @@ export function records(output: string): string[] {
  * Undefined when the output shows every expected line, in order; else what
  * is missing, with the output, for the failure message.
  */
-export function missingOutput(expected: readonly string[], output: string): string | undefined {
-  const got = records(output);
+export function missingOutput(expected: readonly string[], stdout: string, stderr = ''): string | undefined {
+  const got = [...records(stdout), ...records(stderr)];
+  const output = stderr === '' ? stdout : `${stdout}\n--- stderr\n${stderr}`;
   let k = 0;
   for (const line of expected) {
     while (k < got.length && !matchesLine(line, got[k]!)) k++;
