@@ -58,11 +58,18 @@ describe('shBlocks', () => {
         '```text',
         'hi',
         '```',
+        '',
+        '- in a list:',
+        '  ```sh',
+        '  ls',
+        '  # x',
+        '  ```',
       ].join('\n'),
     );
-    const [docker, echo] = shBlocks(dir, 'x.md');
+    const [docker, echo, listed] = shBlocks(dir, 'x.md');
     expect(docker).toMatchObject({ line: 3, notRun: 'needs Docker' });
     expect(echo).toMatchObject({ line: 7, notRun: undefined, commands: [{ text: 'echo hi', expected: ['hi'] }] });
+    expect(listed).toMatchObject({ line: 18, commands: [{ text: 'ls', line: 19, expected: ['x'] }] });
   });
 });
 

@@ -100,14 +100,18 @@ export function shBlocks(root: string, file: string): ShBlock[] {
   const lines = readFileSync(join(root, file), 'utf8').split('\n');
   const blocks: ShBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i] !== '```sh') continue;
+    // A block may be indented, inside a list: its lines lose the fence's indentation.
+    const fence = /^(\s*)```sh$/.exec(lines[i]!);
+    if (!fence) continue;
+    const indent = fence[1]!;
     const open = i;
     let close = open + 1;
-    while (close < lines.length && !lines[close]!.startsWith('```')) close++;
+    while (close < lines.length && !lines[close]!.trimStart().startsWith('```')) close++;
     let before = open - 1;
     while (before >= 0 && lines[before]!.trim() === '') before--;
     const marker = before >= 0 ? NOT_RUN.exec(lines[before]!.trim()) : null;
-    const commands = splitCommands(lines.slice(open + 1, close).join('\n'), open + 2);
+    const code = lines.slice(open + 1, close).map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l));
+    const commands = splitCommands(code.join('\n'), open + 2);
     // `prints` and a fenced block: the output of the last command.
     let next = close + 1;
     while (next < lines.length && lines[next]!.trim() === '') next++;
