@@ -21,7 +21,7 @@
  * before it, `<!-- not run by the tests: REASON -->`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -200,11 +200,23 @@ function describeRun(run: ShellRun): string {
   return `exit ${run.code ?? run.signal}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr.slice(-3000)}`;
 }
 
-/** Stops a worker as the README says (SIGINT): it finishes its jobs and exits 0. */
+/** Log lines at level error or above, but the warning of a missing key, which the README announces. */
+function errorsLogged(stderr: string): string[] {
+  return stderr
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .filter((line) => {
+      const entry = JSON.parse(line) as { level?: number; msg?: string };
+      return (entry.level ?? 0) >= 50 && !entry.msg?.startsWith('NO ANTHROPIC API KEY');
+    });
+}
+
+/** Stops a worker as the README says (SIGINT): it finishes its jobs, logged no error, and exits 0. */
 async function stopWorker(w: BackgroundShell): Promise<void> {
   const run = await w.interrupt();
   expect(run.code, describeRun(run)).toBe(0);
   expect(run.stderr).toContain('"msg":"shut down"');
+  expect(errorsLogged(run.stderr)).toEqual([]);
 }
 
 async function startWorker(command: DocCommand): Promise<void> {
@@ -225,6 +237,8 @@ async function startWorker(command: DocCommand): Promise<void> {
     return res.status === 200 ? res : undefined;
   });
   expect(ready.status).toBe(200);
+  // npx ran this checkout's build, not some other package of the name.
+  expect(w.script()).toBe(realpathSync(join(root, 'dist/cli/main.js')));
   // Without a key it says so loudly; with one it does not.
   const keyless = !/ANTHROPIC_API_KEY=/.test(command.text);
   expect(w.stderr().includes('NO ANTHROPIC API KEY')).toBe(keyless);

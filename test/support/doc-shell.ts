@@ -7,7 +7,7 @@
  * npm as well, which then reports the signal instead of the command's code.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 
 export interface ShellRun {
   code: number | null;
@@ -37,6 +37,8 @@ export interface BackgroundShell {
   stderr(): string;
   exited: Promise<ShellRun>;
   running(): boolean;
+  /** The script the cosci-safety process under the shell runs, links resolved. */
+  script(): string;
   /** SIGINT to the cosci-safety process under the shell; resolves to how the shell ended. */
   interrupt(timeoutMs?: number): Promise<ShellRun>;
   /** SIGKILL to the whole process group. */
@@ -85,6 +87,14 @@ export function startShell(text: string, options: ShellOptions): BackgroundShell
     child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
   const running = () => child.exitCode === null && child.signalCode === null;
+  // The deepest process whose command names cosci-safety: under npx, the node that runs the command.
+  const cosciProcess = (): number => {
+    const pid = [child.pid!, ...descendants(child.pid!)]
+      .filter((p) => /\bcosci-safety\b|dist\/cli\/main\.js/.test(commandLine(p)))
+      .at(-1);
+    if (pid === undefined) throw new Error(`no cosci-safety process under ${JSON.stringify(text)}`);
+    return pid;
+  };
   const kill = () => {
     try {
       if (running()) process.kill(-child.pid!, 'SIGKILL');
@@ -99,12 +109,14 @@ export function startShell(text: string, options: ShellOptions): BackgroundShell
     exited,
     running,
     kill,
+    script() {
+      const pid = cosciProcess();
+      // node's own command line: node SCRIPT ARGS...
+      const script = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[1] ?? '';
+      return realpathSync(script);
+    },
     async interrupt(timeoutMs = 30_000) {
-      const target = [child.pid!, ...descendants(child.pid!)]
-        .filter((pid) => /\bcosci-safety\b|dist\/cli\/main\.js/.test(commandLine(pid)))
-        .at(-1);
-      if (target === undefined) throw new Error(`no cosci-safety process under ${JSON.stringify(text)}`);
-      process.kill(target, 'SIGINT');
+      process.kill(cosciProcess(), 'SIGINT');
       const timer = setTimeout(kill, timeoutMs);
       const run = await exited;
       clearTimeout(timer);
