@@ -6,29 +6,34 @@
  */
 import { CosciError } from '../errors.js';
 import { isHelp } from './args.js';
-import { CLASSIFY_USAGE, runClassify } from './commands/classify.js';
-import { EVENTS_USAGE, runEvents } from './commands/events.js';
-import { PUBLISH_USAGE, SUBMIT_USAGE, runPublish, runSubmit } from './commands/publish.js';
-import { QUARANTINE_USAGE, runQuarantine } from './commands/quarantine.js';
-import { QUOTE_USAGE, runQuote } from './commands/quote.js';
-import { VERIFY_USAGE, runVerify } from './commands/verify.js';
-import { WORKER_USAGE, runWorker } from './commands/worker.js';
 import type { CliContext } from './context.js';
 import { EXIT, exitCodeOfError } from './exit-codes.js';
 import { HelpRequest, UsageError } from './usage-error.js';
+import {
+  CLASSIFY_USAGE,
+  EVENTS_USAGE,
+  PUBLISH_USAGE,
+  QUARANTINE_USAGE,
+  QUOTE_USAGE,
+  SUBMIT_USAGE,
+  VERIFY_USAGE,
+  WORKER_USAGE,
+} from './usage.js';
 import { packageVersion } from './version.js';
 
 type Command = (args: string[], ctx: CliContext) => Promise<number>;
 
-const COMMANDS: Record<string, { run: Command; usage: string }> = {
-  worker: { run: runWorker, usage: WORKER_USAGE },
-  publish: { run: runPublish, usage: PUBLISH_USAGE },
-  submit: { run: runSubmit, usage: SUBMIT_USAGE },
-  classify: { run: runClassify, usage: CLASSIFY_USAGE },
-  verify: { run: runVerify, usage: VERIFY_USAGE },
-  events: { run: runEvents, usage: EVENTS_USAGE },
-  quarantine: { run: runQuarantine, usage: QUARANTINE_USAGE },
-  quote: { run: runQuote, usage: QUOTE_USAGE },
+// Each command's code is loaded when it runs: a one-off command starts
+// without the modules of the others (BullMQ, the model SDK, the parsers).
+const COMMANDS: Record<string, { load: () => Promise<Command>; usage: string }> = {
+  worker: { load: async () => (await import('./commands/worker.js')).runWorker, usage: WORKER_USAGE },
+  publish: { load: async () => (await import('./commands/publish.js')).runPublish, usage: PUBLISH_USAGE },
+  submit: { load: async () => (await import('./commands/publish.js')).runSubmit, usage: SUBMIT_USAGE },
+  classify: { load: async () => (await import('./commands/classify.js')).runClassify, usage: CLASSIFY_USAGE },
+  verify: { load: async () => (await import('./commands/verify.js')).runVerify, usage: VERIFY_USAGE },
+  events: { load: async () => (await import('./commands/events.js')).runEvents, usage: EVENTS_USAGE },
+  quarantine: { load: async () => (await import('./commands/quarantine.js')).runQuarantine, usage: QUARANTINE_USAGE },
+  quote: { load: async () => (await import('./commands/quote.js')).runQuote, usage: QUOTE_USAGE },
 };
 
 const EXIT_CODES = Object.entries(EXIT)
@@ -81,7 +86,8 @@ export async function main(argv: string[], ctx: CliContext): Promise<number> {
   const command = COMMANDS[name];
   try {
     if (!command) throw new UsageError(`unknown command '${name}'`);
-    return await command.run(rest, ctx);
+    const run = await command.load();
+    return await run(rest, ctx);
   } catch (err) {
     if (err instanceof HelpRequest) {
       ctx.stdout.write(err.usage + '\n');

@@ -22,7 +22,7 @@ import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
-import { WORKER_USAGE } from '../../src/cli/commands/worker.js';
+import { WORKER_USAGE } from '../../src/cli/usage.js';
 import { loadConfig } from '../../src/config/load.js';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import { QUEUE_NAMES } from '../../src/contracts/queues.js';

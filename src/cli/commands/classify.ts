@@ -8,13 +8,7 @@ import { cliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
 import { exitCodeOfAction } from '../exit-codes.js';
 import { readInput } from '../io.js';
-
-export const CLASSIFY_USAGE = `cosci-safety classify [--config FILE] [--label LABEL] [--file TEXT_FILE]
-  Classifies text from --file or stdin with the configured model and prints the
-  verdict as JSON. No Redis needed. Exit code 0 for allow or warn, 3 for
-  block, 4 for quarantine (a degraded verdict, without an API key or with the
-  model out of reach, is quarantined by default).
-  --label   what the text is (hypothesis, research goal, report); default hypothesis`;
+import { CLASSIFY_USAGE } from '../usage.js';
 
 export async function runClassify(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseCommand('classify', CLASSIFY_USAGE, args, {

@@ -8,13 +8,7 @@ import type { CliContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { withRedis } from '../redis.js';
 import { HelpRequest, UsageError } from '../usage-error.js';
-
-export const EVENTS_USAGE = `cosci-safety events tail [--config FILE] [--from ID] [--count N] [--type TYPES] [--follow]
-  Prints events of the stream as JSON lines: the last N (default 20), or those
-  from stream id ID; with --follow, waits for new ones until interrupted.
-  --type keeps only events of the given types (comma-separated, or the option
-  repeated), e.g. --type hypothesis_quarantined,citation_unverified. With
-  --follow, the command ends (exit code 5) if Redis goes away.`;
+import { EVENTS_USAGE } from '../usage.js';
 
 /** The types named by each --type, checked against the known ones. */
 export function parseTypes(values: readonly string[] | undefined): TypeFilter {

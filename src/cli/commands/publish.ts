@@ -13,20 +13,7 @@ import { exitCodeOfAction, exitCodeOfReport, EXIT } from '../exit-codes.js';
 import { readInput } from '../io.js';
 import { openBlockingRedis, openRedis, REDIS_CONNECT_BOUND_MS } from '../redis.js';
 import { HelpRequest, UsageError } from '../usage-error.js';
-
-export const PUBLISH_USAGE = `cosci-safety publish (hypothesis | review) [--config FILE] [--file PAYLOAD.json]
-  Publishes a hypothesis.saved or review.recorded job; the JSON payload comes
-  from --file or stdin. Prints {"jobId", "created"}; created is false for a
-  duplicate publish.`;
-
-export const SUBMIT_USAGE = `cosci-safety submit goal [--config FILE] (--id GOAL --text TEXT [--run-id RUN] | --file PAYLOAD.json) [--wait] [--timeout MS]
-cosci-safety submit report [--config FILE] [--file PAYLOAD.json] [--wait] [--timeout MS]
-  Submits a goal.submitted or report.finalized job (payload from --file or
-  stdin) and prints {"jobId", "created"}. With --wait, prints the goal's
-  verdict, or the report check's result (the redacted text and whether it may
-  be published), and exits with the verdict's code: 0 allow or warn, 3 block,
-  4 held. --timeout bounds the whole command, reaching Redis included
-  (default 60000 ms); past it, exit code 5.`;
+import { PUBLISH_USAGE, SUBMIT_USAGE } from '../usage.js';
 
 const DEFAULT_WAIT_MS = 60_000;
 

@@ -10,17 +10,7 @@ import type { CliContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { withRedis } from '../redis.js';
 import { HelpRequest, UsageError } from '../usage-error.js';
-
-export const QUARANTINE_USAGE = `cosci-safety quarantine list [--config FILE] [--limit N] [--json]
-cosci-safety quarantine show ID [--config FILE]
-cosci-safety quarantine release ID --by NAME --note TEXT [--revision N] [--config FILE]
-cosci-safety quarantine confirm ID --by NAME --note TEXT [--revision N] [--config FILE]
-  Lists the held (quarantined or blocked) hypotheses, shows one as JSON (text,
-  verdict, evidence status, audit history), or records a person's decision on
-  its latest revision: release lets it through, confirm keeps it blocked. A
-  decision is final for the revision, emits hypothesis_released or
-  hypothesis_confirmed, and is appended to the audit stream. With --revision,
-  the decision is refused if a newer revision has arrived since.`;
+import { QUARANTINE_USAGE } from '../usage.js';
 
 const SUBCOMMANDS = ['list', 'show', 'release', 'confirm'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];

@@ -8,15 +8,7 @@ import type { CliContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { readStdin } from '../io.js';
 import { UsageError } from '../usage-error.js';
-
-export const QUOTE_USAGE = `cosci-safety quote --id ID [--hypothesis] [--datamark]
-  Reads untrusted text on stdin and prints it wrapped in boundary tags.
-  --id ID         the source's id (required)
-  --hypothesis    use HYPOTHESIS_TEXT tags instead of UNTRUSTED_SOURCE
-  --datamark      interleave a per-call marker (spotlighting); the preamble
-                  sentence that explains it is in the report
-  The boundary key is COSCI_SAFETY_QUOTING_KEY (hex) when set, else random.
-  The report (what was neutralised) goes to stderr as JSON.`;
+import { QUOTE_USAGE } from '../usage.js';
 
 export async function runQuote(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseCommand('quote', QUOTE_USAGE, args, {

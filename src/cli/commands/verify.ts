@@ -10,14 +10,7 @@ import type { CliContext } from '../context.js';
 import { exitCodeOfCitation } from '../exit-codes.js';
 import { readInputFile } from '../io.js';
 import { UsageError } from '../usage-error.js';
-
-export const VERIFY_USAGE = `cosci-safety verify [--config FILE] --url URL (--excerpt TEXT | --excerpt-file FILE)
-  Fetches URL (http or https, public addresses only unless allow-listed in
-  citations.allow_private_hosts) and checks that the excerpt is on the page.
-  Prints {status, reason?, excerptLen, ...}. Exit code 0 when the excerpt is
-  on the page, 4 when it is not (unverified), 1 when the URL may not be
-  fetched (blocked_address, invalid_url, unsupported_scheme), 5 when the page
-  could not be read (timeout, connection_error, http_404, ...).`;
+import { VERIFY_USAGE } from '../usage.js';
 
 export async function runVerify(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseCommand('verify', VERIFY_USAGE, args, {

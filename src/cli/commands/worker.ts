@@ -7,7 +7,6 @@
  * means it. SIGHUP is not handled: there is no configuration reload.
  */
 import type { Config } from '../../config/schema.js';
-import { QUEUE_NAMES } from '../../contracts/queues.js';
 import { CosciError } from '../../errors.js';
 import { startWorkerRuntime } from '../../runtime/worker-runtime.js';
 import { expectPositionals, parseCommand } from '../args.js';
@@ -15,15 +14,7 @@ import { cliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { UsageError } from '../usage-error.js';
-
-export const WORKER_USAGE = `cosci-safety worker [--config FILE] [--queues a,b] [--concurrency N] [--port N]
-  Runs the classification processors against Redis until SIGTERM/SIGINT.
-  Redis must be running: until it answers, the worker waits for it and
-  /readyz says not ready.
-  --queues        which queues this process works on (${QUEUE_NAMES.join(', ')})
-  --concurrency   jobs in flight per queue
-  --port          port of /metrics, /healthz, /readyz (overrides metrics.port,
-                  default 9464; 0: any free port)`;
+import { WORKER_USAGE } from '../usage.js';
 
 export async function runWorker(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseCommand('worker', WORKER_USAGE, args, {

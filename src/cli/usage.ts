@@ -1,0 +1,71 @@
+/**
+ * The usage text of every command, apart from the commands themselves: help
+ * needs all of it, and a command loads only its own code, so that
+ * `cosci-safety quote` does not load BullMQ, the model SDK and the parsers.
+ */
+import { QUEUE_NAMES } from '../contracts/queues.js';
+
+export const CLASSIFY_USAGE = `cosci-safety classify [--config FILE] [--label LABEL] [--file TEXT_FILE]
+  Classifies text from --file or stdin with the configured model and prints the
+  verdict as JSON. No Redis needed. Exit code 0 for allow or warn, 3 for
+  block, 4 for quarantine (a degraded verdict, without an API key or with the
+  model out of reach, is quarantined by default).
+  --label   what the text is (hypothesis, research goal, report); default hypothesis`;
+
+export const EVENTS_USAGE = `cosci-safety events tail [--config FILE] [--from ID] [--count N] [--type TYPES] [--follow]
+  Prints events of the stream as JSON lines: the last N (default 20), or those
+  from stream id ID; with --follow, waits for new ones until interrupted.
+  --type keeps only events of the given types (comma-separated, or the option
+  repeated), e.g. --type hypothesis_quarantined,citation_unverified. With
+  --follow, the command ends (exit code 5) if Redis goes away.`;
+
+export const PUBLISH_USAGE = `cosci-safety publish (hypothesis | review) [--config FILE] [--file PAYLOAD.json]
+  Publishes a hypothesis.saved or review.recorded job; the JSON payload comes
+  from --file or stdin. Prints {"jobId", "created"}; created is false for a
+  duplicate publish.`;
+
+export const SUBMIT_USAGE = `cosci-safety submit goal [--config FILE] (--id GOAL --text TEXT [--run-id RUN] | --file PAYLOAD.json) [--wait] [--timeout MS]
+cosci-safety submit report [--config FILE] [--file PAYLOAD.json] [--wait] [--timeout MS]
+  Submits a goal.submitted or report.finalized job (payload from --file or
+  stdin) and prints {"jobId", "created"}. With --wait, prints the goal's
+  verdict, or the report check's result (the redacted text and whether it may
+  be published), and exits with the verdict's code: 0 allow or warn, 3 block,
+  4 held. --timeout bounds the whole command, reaching Redis included
+  (default 60000 ms); past it, exit code 5.`;
+
+export const QUARANTINE_USAGE = `cosci-safety quarantine list [--config FILE] [--limit N] [--json]
+cosci-safety quarantine show ID [--config FILE]
+cosci-safety quarantine release ID --by NAME --note TEXT [--revision N] [--config FILE]
+cosci-safety quarantine confirm ID --by NAME --note TEXT [--revision N] [--config FILE]
+  Lists the held (quarantined or blocked) hypotheses, shows one as JSON (text,
+  verdict, evidence status, audit history), or records a person's decision on
+  its latest revision: release lets it through, confirm keeps it blocked. A
+  decision is final for the revision, emits hypothesis_released or
+  hypothesis_confirmed, and is appended to the audit stream. With --revision,
+  the decision is refused if a newer revision has arrived since.`;
+
+export const QUOTE_USAGE = `cosci-safety quote --id ID [--hypothesis] [--datamark]
+  Reads untrusted text on stdin and prints it wrapped in boundary tags.
+  --id ID         the source's id (required)
+  --hypothesis    use HYPOTHESIS_TEXT tags instead of UNTRUSTED_SOURCE
+  --datamark      interleave a per-call marker (spotlighting); the preamble
+                  sentence that explains it is in the report
+  The boundary key is COSCI_SAFETY_QUOTING_KEY (hex) when set, else random.
+  The report (what was neutralised) goes to stderr as JSON.`;
+
+export const VERIFY_USAGE = `cosci-safety verify [--config FILE] --url URL (--excerpt TEXT | --excerpt-file FILE)
+  Fetches URL (http or https, public addresses only unless allow-listed in
+  citations.allow_private_hosts) and checks that the excerpt is on the page.
+  Prints {status, reason?, excerptLen, ...}. Exit code 0 when the excerpt is
+  on the page, 4 when it is not (unverified), 1 when the URL may not be
+  fetched (blocked_address, invalid_url, unsupported_scheme), 5 when the page
+  could not be read (timeout, connection_error, http_404, ...).`;
+
+export const WORKER_USAGE = `cosci-safety worker [--config FILE] [--queues a,b] [--concurrency N] [--port N]
+  Runs the classification processors against Redis until SIGTERM/SIGINT.
+  Redis must be running: until it answers, the worker waits for it and
+  /readyz says not ready.
+  --queues        which queues this process works on (${QUEUE_NAMES.join(', ')})
+  --concurrency   jobs in flight per queue
+  --port          port of /metrics, /healthz, /readyz (overrides metrics.port,
+                  default 9464; 0: any free port)`;
