@@ -129,6 +129,7 @@ let port: number;
 let env: Record<string, string>;
 const queues: Queue[] = [];
 const workers: BackgroundShell[] = [];
+const followers: BackgroundShell[] = [];
 const ran = new Set<DocCommand>();
 
 beforeAll(async () => {
@@ -171,7 +172,7 @@ format = "json"
 }, 30_000);
 
 afterAll(async () => {
-  for (const w of workers) w.kill();
+  for (const shell of [...workers, ...followers]) shell.kill();
   await Promise.all(queues.map((q) => q.close()));
   await deleteKeys(redis, `${id}-`);
   redis.disconnect();
@@ -246,6 +247,7 @@ async function startWorker(command: DocCommand): Promise<void> {
 
 async function follow(command: DocCommand): Promise<void> {
   const shell = startShell(command.text, { cwd: root, env });
+  followers.push(shell);
   try {
     await until(
       () => `${command.text} printed what the docs show (${missingOutput(command.expected, shell.stdout())})`,
@@ -256,7 +258,7 @@ async function follow(command: DocCommand): Promise<void> {
       { timeoutMs: 30_000, everyMs: 100 },
     );
   } finally {
-    const run = await shell.interrupt();
+    const run = shell.running() ? await shell.interrupt() : await shell.exited;
     expect(run.code, describeRun(run)).toBe(0);
     expect(missingOutput(command.expected, run.stdout)).toBeUndefined();
   }
