@@ -11,6 +11,7 @@ import { EVENTS_USAGE, runEvents } from './commands/events.js';
 import { PUBLISH_USAGE, SUBMIT_USAGE, runPublish, runSubmit } from './commands/publish.js';
 import { QUARANTINE_USAGE, runQuarantine } from './commands/quarantine.js';
 import { QUOTE_USAGE, runQuote } from './commands/quote.js';
+import { SCAN_USAGE, runScan } from './commands/scan.js';
 import { VERIFY_USAGE, runVerify } from './commands/verify.js';
 import { WORKER_USAGE, runWorker } from './commands/worker.js';
 import type { CliContext } from './context.js';
@@ -29,6 +30,7 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   events: { run: runEvents, usage: EVENTS_USAGE },
   quarantine: { run: runQuarantine, usage: QUARANTINE_USAGE },
   quote: { run: runQuote, usage: QUOTE_USAGE },
+  scan: { run: runScan, usage: SCAN_USAGE },
 };
 
 const EXIT_CODES = Object.entries(EXIT)
@@ -46,6 +48,7 @@ Commands:
   events      print events from the stream
   quarantine  list held hypotheses, show one, release or confirm it
   quote       wrap untrusted text from stdin in boundary tags
+  scan        check text for instructions addressed to an AI reader (no Redis)
 
 Every command answers --help (-h). cosci-safety --version (-V) prints the
 version. --debug (or COSCI_DEBUG=1) prints the stack with an error.
