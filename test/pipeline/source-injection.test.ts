@@ -126,6 +126,24 @@ describe('injection in cited sources', () => {
     expect(again.filter((e) => e.type === 'source_injection_suspected')).toHaveLength(3);
     expect(again).toHaveLength(events.length);
     expect(pages.hits.get('/attack')).toBe(1);
+    // The counter counts results as they are recorded, and this one was recorded again. A real retry never
+    // does that: an attempt that fails after recording is retried with the stored result, one that fails
+    // before counted nothing.
+    expect(await suspectedCount(h)).toEqual({ page: 6, json_ld: 0, pdf: 0, script_json: 0 });
+
+    // Another review citing the page: read from the page cache with its scan, neither fetched nor scanned again.
+    await h.publisher.publishReviewRecorded({
+      reviewId: 'inj-1b',
+      hypothesisId: 'h-inj-b',
+      evidence: [{ claim: 'again', url: u('/attack'), excerpt: FACT }],
+      revision: 1,
+    });
+    await h.waitForJob('review.recorded', 'review.inj-1b.r1', 'completed', 20_000);
+    const other = (await h.events()).filter((e) => e.eventId === 'source_injection_suspected/inj-1b/r1/0');
+    expect(other).toHaveLength(1);
+    expect((other[0]!.data as SourceInjectionSuspectedData).score).toBe(found.score);
+    expect(pages.hits.get('/attack')).toBe(1);
+    expect(await suspectedCount(h)).toEqual({ page: 7, json_ld: 0, pdf: 0, script_json: 0 });
   });
 
   it('takes safety.injection_threshold: above every score, nothing is reported', async () => {
