@@ -14,6 +14,7 @@ import {
   readPdf,
   type CitationTextErrorCode,
   type PageSources,
+  type SourceScan,
 } from '../safety/citations/index.js';
 
 /**
@@ -40,6 +41,10 @@ export type Extraction =
       sources: PageSources;
       /** True when only part of the document was read (a PDF past `pdf_max_pages`). */
       truncated: boolean;
+      /** The injection scan of its texts (parse-thread.ts); absent when the scan did not finish. */
+      scan?: SourceScan;
+      /** Why there is no scan: its thread was ended under it (too_slow, too_large, crashed). */
+      scanFailed?: string;
     }
   | { ok: false; reason: ExtractFailure; detail: string };
 

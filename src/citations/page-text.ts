@@ -5,16 +5,17 @@
  * parse-pool.ts). The result is what the page cache stores.
  */
 import { fetchPage, type FetchOptions } from '../fetcher/fetch-page.js';
-import type { MatchText, PageSources } from '../safety/citations/index.js';
+import type { MatchText, PageSources, SourceScan } from '../safety/citations/index.js';
 import { isReadable, mediaType, type Extraction } from './extract.js';
 
 /**
  * The version of the shape of a page's text, kept in the cache with it. A
  * cached text of another version is fetched again: version 1 had no gaps, and
  * an excerpt whose spacing differs at an element boundary would be reported
- * not found for as long as it stayed cached.
+ * not found for as long as it stayed cached; version 2 had no injection scan,
+ * and a page cached without one would never be scanned.
  */
-export const PAGE_TEXT_VERSION = 2;
+export const PAGE_TEXT_VERSION = 3;
 
 export type PageText =
   | {
@@ -35,6 +36,10 @@ export type PageText =
       wireBytes: number;
       /** True when only part of the document was read (a PDF past `citations.pdf_max_pages`). */
       truncated?: boolean;
+      /** The injection scan of the texts, made once with them (injection-scan.ts); absent when it did not finish. */
+      scan?: SourceScan;
+      /** Why there is no scan (too_slow, too_large, crashed). */
+      scanFailed?: string;
     }
   | { ok: false; reason: string; detail: string };
 
@@ -82,5 +87,7 @@ export async function fetchPageText(url: string, options: FetchOptions, reader: 
     finalUrl: fetched.finalUrl,
     wireBytes: fetched.wireBytes,
     ...(extracted.truncated ? { truncated: true } : {}),
+    ...(extracted.scan !== undefined ? { scan: extracted.scan } : {}),
+    ...(extracted.scanFailed !== undefined ? { scanFailed: extracted.scanFailed } : {}),
   };
 }

@@ -20,6 +20,12 @@
  *   gets a result, `content_too_slow` or `content_too_large`, never an
  *   exception.
  *
+ * After a document's text, its thread scans it for instructions addressed to
+ * an AI reader (src/safety/citations/injection-scan.ts), under a wall-clock
+ * limit of its own (the same `timeoutMs`, counted afresh): a thread ended
+ * during the scan gives the text without a scan (`scanFailed`), never a
+ * failure of the document.
+ *
  * The body is moved to the thread (transfer list), not copied. Tasks wait in
  * a first-in, first-out queue for a free thread; threads start on demand, up
  * to `threads`, and stay. `close()` ends them all.
@@ -91,6 +97,8 @@ interface Running {
   startedAt: number;
   rssAtStart: number;
   timer: NodeJS.Timeout;
+  /** The document's text, once extracted, while its scan runs. */
+  extracted?: Extraction & { ok: true };
 }
 
 interface Slot {
@@ -215,8 +223,13 @@ export class ParsePool {
         slot.ready = true;
         this.dispatch();
       } else if (slot.running !== undefined && slot.running.task.id === message.id) {
-        const { result } = message;
-        this.finish(slot, result, result.ok ? 'ok' : outcomeOf(result.reason));
+        if (message.type === 'result') {
+          const { result } = message;
+          if (result.ok) this.scanning(slot, result);
+          else this.finish(slot, result, outcomeOf(result.reason));
+        } else if (slot.running.extracted !== undefined) {
+          this.finish(slot, { ...slot.running.extracted, scan: message.scan }, 'ok');
+        }
       }
     });
     worker.on('error', (err: Error & { code?: string }) => {
@@ -255,6 +268,17 @@ export class ParsePool {
     this.watchMemory();
   }
 
+  /** The text is extracted; the thread scans it next, under a time bound of its own. */
+  private scanning(slot: Slot, extracted: Extraction & { ok: true }): void {
+    const running = slot.running!;
+    clearTimeout(running.timer);
+    running.extracted = extracted;
+    running.timer = setTimeout(
+      () => this.kill(slot, 'too_slow', `the injection scan took longer than ${this.options.timeoutMs} ms`),
+      this.options.timeoutMs,
+    );
+  }
+
   /** Resolves the slot's task with `result`, and gives the slot (if it lives) the next one. */
   private finish(slot: Slot, result: Extraction, outcome: ParseOutcome): void {
     const running = slot.running!;
@@ -276,7 +300,10 @@ export class ParsePool {
     this.end(slot);
     if (slot.running !== undefined) {
       this.options.observer?.killed?.(reason);
-      this.finish(slot, { ok: false, reason: FAILURE_OF_KILL[reason], detail }, reason);
+      const extracted = slot.running.extracted;
+      // Ended during the scan: the text stands, without a scan.
+      if (extracted !== undefined) this.finish(slot, { ...extracted, scanFailed: reason }, 'ok');
+      else this.finish(slot, { ok: false, reason: FAILURE_OF_KILL[reason], detail }, reason);
     } else if (!started) {
       this.failWaiting(`the parsing thread could not start: ${detail}`);
     }

@@ -5,12 +5,17 @@
  *
  * Messages in: `{ id, body, contentType }` (`body` an ArrayBuffer the pool
  * transferred). Out: `{ type: 'ready' }` once the parsers are loaded, then
- * `{ type: 'result', id, result }` per document.
+ * `{ type: 'result', id, result }` per document, and after a result with
+ * text, `{ type: 'scanned', id, scan }`: the injection scan of that text
+ * (src/safety/citations/injection-scan.ts). The scan is a second step with
+ * its own time bound in the pool, so that a slow scan never turns a readable
+ * document into `content_too_slow`.
  */
 import { constants, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { preloadPdfJs } from '../safety/citations/pdf-text.js';
-import { extractDocument, type DocumentLimits, type Extraction } from './extract.js';
+import { scanSources, type SourceScan } from '../safety/citations/index.js';
+import { extractDocument, mediaType, type DocumentLimits, type Extraction } from './extract.js';
 
 export interface ParseRequest {
   id: number;
@@ -18,7 +23,10 @@ export interface ParseRequest {
   contentType: string | undefined;
 }
 
-export type ParseThreadMessage = { type: 'ready' } | { type: 'result'; id: number; result: Extraction };
+export type ParseThreadMessage =
+  | { type: 'ready' }
+  | { type: 'result'; id: number; result: Extraction }
+  | { type: 'scanned'; id: number; scan: SourceScan };
 
 const port = parentPort;
 if (port === null) throw new Error('parse-thread.ts runs as a worker thread of the parsing pool');
@@ -45,6 +53,10 @@ port.on('message', (request: ParseRequest) => {
   void extractDocument(new Uint8Array(request.body), request.contentType, limits).then((result) => {
     const message: ParseThreadMessage = { type: 'result', id: request.id, result };
     port.postMessage(message);
+    if (!result.ok) return;
+    const kind = mediaType(request.contentType) === 'application/pdf' ? 'pdf' : 'page';
+    const scanned: ParseThreadMessage = { type: 'scanned', id: request.id, scan: scanSources(result.sources, kind) };
+    port.postMessage(scanned);
   });
 });
 port.postMessage({ type: 'ready' } satisfies ParseThreadMessage);

@@ -7,10 +7,11 @@
 import type { CitationStatus } from '../contracts/events.js';
 import { CosciError } from '../errors.js';
 import type { Evidence } from '../contracts/payloads.js';
-import type { CitationResult, UrlSummary } from '../contracts/results.js';
+import type { CitationResult, SourceInjection, UrlSummary } from '../contracts/results.js';
 import type { FetchOptions } from '../fetcher/fetch-page.js';
 import type { HostLimiter } from '../fetcher/fetch-page.js';
 import { matchInPage, type PageSources } from '../safety/citations/index.js';
+import { DEFAULT_INJECTION_THRESHOLD } from '../safety/injection/index.js';
 import type { PageCache } from './page-cache.js';
 import { fetchPageText, pageSources, type DocumentReader, type PageText } from './page-text.js';
 
@@ -24,6 +25,11 @@ export interface VerifierOptions {
   /** 0: the whole excerpt; n > 0: only its first n characters (the old rule). */
   prefixChars: number;
   cache?: PageCache | undefined;
+  /**
+   * Injection score from which a cited document is reported as suspected: `safety.injection_threshold`.
+   * @defaultValue DEFAULT_INJECTION_THRESHOLD
+   */
+  injectionThreshold?: number;
   /** For metrics. */
   onFetch?: (page: PageText, seconds: number) => void;
 }
@@ -73,6 +79,7 @@ export function countByStatus(results: CitationResult[]): Record<CitationStatus,
 const stopped = () => new CosciError('JOB_ABORTED', 'citation check stopped: the worker is shutting down');
 
 export function createVerifier(options: VerifierOptions): Verifier {
+  const injectionThreshold = options.injectionThreshold ?? DEFAULT_INJECTION_THRESHOLD;
   // One PageSources per page text: the entries of a review that share a page
   // (through the cache's single flight) share what the matcher builds for it.
   const sourcesOfPage = new WeakMap<PageText, PageSources>();
@@ -96,6 +103,14 @@ export function createVerifier(options: VerifierOptions): Verifier {
     return options.cache ? options.cache.get(canonicalUrl(url), fetch) : fetch();
   };
 
+  /** The page's scan, reported when it reaches the threshold; the citation's status is the excerpt check's alone. */
+  const injectionOf = (page: PageText & { ok: true }): { injection: SourceInjection } | undefined => {
+    const scan = page.scan;
+    // As the detector decides: a text with no signal is never suspected, whatever the threshold.
+    if (scan === undefined || scan.kinds.length === 0 || scan.score < injectionThreshold) return undefined;
+    return { injection: { ...scan, threshold: injectionThreshold } };
+  };
+
   async function check(
     e: Evidence,
     index: number,
@@ -112,6 +127,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     if (seen && !seen.has(canonicalUrl(e.url))) return fail('unverified', 'url_not_seen');
     const page = await loadPage(e.url, signal);
     if (!page.ok) return fail('fetch_failed', page.reason);
+    const injection = injectionOf(page);
     const match = matchInPage(
       sourcesOf(page),
       e.excerpt,
@@ -119,12 +135,15 @@ export function createVerifier(options: VerifierOptions): Verifier {
     );
     if (!match.found) {
       // Not on the pages read is not "not in the document" when pages were left unread.
-      return fail(
-        'unverified',
-        page.truncated && match.reason === 'excerpt_not_found' ? 'excerpt_not_in_pages_read' : match.reason,
-      );
+      return {
+        ...fail(
+          'unverified',
+          page.truncated && match.reason === 'excerpt_not_found' ? 'excerpt_not_in_pages_read' : match.reason,
+        ),
+        ...injection,
+      };
     }
-    return { ...base, status: 'ok', source: match.source, citation_unverified: false };
+    return { ...base, status: 'ok', source: match.source, citation_unverified: false, ...injection };
   }
 
   return {

@@ -17,7 +17,10 @@ export const EXIT = {
   usage: 2,
   /** The verdict blocks it. */
   blocked: 3,
-  /** Held: quarantined (a degraded verdict is, by default), a report that may not be published, an unverified citation. */
+  /**
+   * Held: quarantined (a degraded verdict is, by default), a report that may not be published, an unverified citation,
+   * a text suspected of carrying instructions for an AI reader (`scan`).
+   */
   held: 4,
   /** Nothing was decided: Redis or a page could not be reached, or no result came in time. Try again later. */
   unavailable: 5,

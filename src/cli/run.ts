@@ -15,6 +15,7 @@ import {
   PUBLISH_USAGE,
   QUARANTINE_USAGE,
   QUOTE_USAGE,
+  SCAN_USAGE,
   SUBMIT_USAGE,
   VERIFY_USAGE,
   WORKER_USAGE,
@@ -34,6 +35,7 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; usage: string }> 
   events: { load: async () => (await import('./commands/events.js')).runEvents, usage: EVENTS_USAGE },
   quarantine: { load: async () => (await import('./commands/quarantine.js')).runQuarantine, usage: QUARANTINE_USAGE },
   quote: { load: async () => (await import('./commands/quote.js')).runQuote, usage: QUOTE_USAGE },
+  scan: { load: async () => (await import('./commands/scan.js')).runScan, usage: SCAN_USAGE },
 };
 
 const EXIT_CODES = Object.entries(EXIT)
@@ -51,6 +53,7 @@ Commands:
   events      print events from the stream
   quarantine  list held hypotheses, show one, release or confirm it
   quote       wrap untrusted text from stdin in boundary tags
+  scan        check text for instructions addressed to an AI reader (no Redis)
 
 Every command answers --help (-h). cosci-safety --version (-V) prints the
 version. --debug (or COSCI_DEBUG=1) prints the stack with an error.

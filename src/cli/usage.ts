@@ -53,6 +53,14 @@ export const QUOTE_USAGE = `cosci-safety quote --id ID [--hypothesis] [--datamar
   The boundary key is COSCI_SAFETY_QUOTING_KEY (hex) when set, else random.
   The report (what was neutralised) goes to stderr as JSON.`;
 
+export const SCAN_USAGE = `cosci-safety scan [--config FILE] [--file TEXT_FILE] [--threshold T]
+  Runs the injection detector on text from --file or stdin and prints the
+  detection as JSON: score (0 to 1), suspected, threshold, and the signals
+  (kind, start, end, weight). No Redis, no model. Exit code 0 when the text is
+  not suspected, 4 when it is (score at or above the threshold).
+  --threshold T   score from which the text is suspected, 0 to 1; default
+                  safety.injection_threshold of the configuration (0.7)`;
+
 export const VERIFY_USAGE = `cosci-safety verify [--config FILE] --url URL (--excerpt TEXT | --excerpt-file FILE)
   Fetches URL (http or https, public addresses only unless allow-listed in
   citations.allow_private_hosts) and checks that the excerpt is on the page.

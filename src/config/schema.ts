@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { QUEUE_NAMES } from '../contracts/queues.js';
 import { parseAllowEntry } from '../fetcher/allow-list.js';
 import { CATEGORIES } from '../safety/classification/categories.js';
+import { DEFAULT_INJECTION_THRESHOLD } from '../safety/injection/index.js';
 
 const category = z.enum(CATEGORIES);
 
@@ -157,6 +158,16 @@ export const SafetyConfigSchema = z
      * reports unchecked.
      */
     final_report_check: z.enum(['redact', 'block', 'off']).default('redact'),
+    /**
+     * Injection detector score (0..1) at or above which a cited document is
+     * reported as carrying instructions for an AI reader
+     * (`source_injection_suspected`), and at which `cosci-safety scan` exits 4.
+     */
+    injection_threshold: z
+      .number({ error: 'expected a number from 0 to 1' })
+      .min(0, { error: 'expected a number from 0 to 1' })
+      .max(1, { error: 'expected a number from 0 to 1' })
+      .default(DEFAULT_INJECTION_THRESHOLD),
   })
   .prefault({})
   .check((ctx) => {

@@ -3,6 +3,7 @@
  * of the stream has the fields `type`, `eventId` and `data` (JSON).
  */
 import { z } from 'zod';
+import { INJECTION_SOURCES } from '../safety/citations/injection-sources.js';
 import { ACTIONS, DEGRADED_REASONS } from '../safety/classification/verdict.js';
 
 /** What every verdict event carries. */
@@ -58,6 +59,29 @@ export const CitationUnverifiedDataSchema = z.object({
   excerptLen: z.number().int().nonnegative(),
 });
 export type CitationUnverifiedData = z.infer<typeof CitationUnverifiedDataSchema>;
+
+/**
+ * A cited document reads as carrying instructions for an AI reader: once per
+ * citation of a review revision, whatever the citation's status.
+ */
+export const SourceInjectionSuspectedDataSchema = z.object({
+  reviewId: z.string(),
+  hypothesisId: z.string(),
+  revision: z.number().int().nonnegative(),
+  /** The citation's position in the review's evidence. */
+  index: z.number().int().nonnegative(),
+  url: z.string(),
+  /** The detector's score, 0 to 1, and the threshold it reached. */
+  score: z.number(),
+  threshold: z.number(),
+  /** Which text of the document: page, json_ld, pdf or script_json. */
+  source: z.enum(INJECTION_SOURCES),
+  /** The kinds of the detector's signals, each once. */
+  signals: z.array(z.string()),
+  /** A short excerpt around the strongest signal, neutralised by the quoting layer. */
+  snippet: z.string(),
+});
+export type SourceInjectionSuspectedData = z.infer<typeof SourceInjectionSuspectedDataSchema>;
 
 export const ReviewVerifiedDataSchema = z.object({
   reviewId: z.string(),
@@ -117,6 +141,7 @@ export const EVENT_SCHEMAS = {
   goal_blocked: GoalEventDataSchema,
   classifier_degraded: ClassifierDegradedDataSchema,
   citation_unverified: CitationUnverifiedDataSchema,
+  source_injection_suspected: SourceInjectionSuspectedDataSchema,
   review_verified: ReviewVerifiedDataSchema,
   hypothesis_released: HypothesisDecisionDataSchema,
   hypothesis_confirmed: HypothesisDecisionDataSchema,

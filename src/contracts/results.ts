@@ -7,6 +7,7 @@
  * trusted by a cast. JSON Schema files in schemas/ (result.*.json).
  */
 import { z } from 'zod';
+import { INJECTION_SOURCES } from '../safety/citations/injection-sources.js';
 import { TEXT_SOURCES } from '../safety/citations/page-sources.js';
 import { VerdictSchema } from '../safety/classification/verdict.js';
 import { REVIEW_STATES } from '../safety/review/decision.js';
@@ -30,6 +31,26 @@ export const HypothesisResultSchema = z.object({
   state: z.enum(REVIEW_STATES),
 });
 export type HypothesisResult = z.infer<typeof HypothesisResultSchema>;
+
+/**
+ * The cited document carries text that reads as instructions to an AI reader:
+ * its injection score is at or above `safety.injection_threshold`
+ * (docs/citations.md#injection-in-cited-sources). Reported beside the
+ * citation's status, which it does not change.
+ */
+export const SourceInjectionSchema = z.object({
+  /** The detector's score of the document's text that scored highest, 0 to 1. */
+  score: z.number().min(0).max(1),
+  /** The threshold it was compared with. */
+  threshold: z.number().min(0).max(1),
+  /** Which text of the document: page, json_ld, pdf or script_json. */
+  source: z.enum(INJECTION_SOURCES),
+  /** The kinds of the detector's signals (override, role_label, ...), each once. */
+  kinds: z.array(z.string()),
+  /** A short excerpt around the strongest signal, neutralised by the quoting layer. */
+  snippet: z.string(),
+});
+export type SourceInjection = z.infer<typeof SourceInjectionSchema>;
 
 /** The check of one cited evidence entry. */
 export const CitationResultSchema = z.object({
@@ -56,6 +77,8 @@ export const CitationResultSchema = z.object({
    */
   claim: z.string().optional(),
   excerpt: z.string().optional(),
+  /** Present when the cited document is suspected of carrying instructions for an AI reader. */
+  injection: SourceInjectionSchema.optional(),
 });
 export type CitationResult = z.infer<typeof CitationResultSchema>;
 

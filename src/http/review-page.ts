@@ -171,6 +171,8 @@ dl.compact { font-size: .85rem; }
 .c-ok { background: #dcf2e2; color: #17502a; }
 .badge.c-unverified { background: #fff1cc; color: #5c3d00; }
 .badge.c-fetch_failed { background: #fde2e1; color: #7d1a11; }
+.citation-injection { font-size: .85rem; margin: .2rem 0; }
+.badge.c-injection { background: #f3e3ff; color: #4b1870; }
 li.citation { background: none; }
 .review-head { font-size: .85rem; }
 .url { font-size: .8rem; }

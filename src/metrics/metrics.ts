@@ -5,6 +5,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { KILL_REASONS, PARSE_OUTCOMES } from '../citations/parse-pool.js';
+import { INJECTION_SOURCES } from '../safety/citations/injection-sources.js';
 
 export interface Metrics {
   registry: Registry;
@@ -22,6 +23,7 @@ export interface Metrics {
   queueDepthExporter: Gauge;
   quotingNeutralised: Counter<'what'>;
   citations: Counter<'status' | 'reason'>;
+  injectionSuspected: Counter<'source'>;
   fetchDuration: Histogram<'outcome'>;
   fetchCache: Counter<'result'>;
   fetchBytes: Counter;
@@ -125,6 +127,16 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       labelNames: ['status', 'reason'],
       registers,
     }),
+    injectionSuspected: zeroed(
+      new Counter({
+        name: 'cosci_safety_injection_suspected_total',
+        help: 'Citations whose document reads as instructions for an AI reader (score at or above safety.injection_threshold), by the text it is in: page, json_ld, pdf, script_json.',
+        labelNames: ['source'],
+        registers,
+      }),
+      'source',
+      INJECTION_SOURCES,
+    ),
     fetchDuration: new Histogram({
       name: 'cosci_safety_fetch_duration_seconds',
       help: 'Duration of one page fetch and text extraction, by outcome (ok or the failure reason).',

@@ -1,7 +1,9 @@
 /**
  * The processor of `review.recorded`: verify every citation (or reuse the
  * result this review revision already has), store the result by review id,
- * emit `citation_unverified` for each entry not ok and one `review_verified`.
+ * emit `citation_unverified` for each entry not ok, `source_injection_suspected`
+ * for each entry whose document reads as instructions for an AI reader, and
+ * one `review_verified`.
  */
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
@@ -46,7 +48,11 @@ export function createReviewProcessor(deps: ReviewProcessorDeps) {
         counts: countByStatus(results),
         verifiedAt: new Date().toISOString(),
       });
-      for (const r of result.results) deps.metrics?.citations.inc({ status: r.status, reason: r.reason ?? 'none' });
+      // Counted once, when the result is recorded: a retried job reuses it and counts nothing again.
+      for (const r of result.results) {
+        deps.metrics?.citations.inc({ status: r.status, reason: r.reason ?? 'none' });
+        if (r.injection) deps.metrics?.injectionSuspected.inc({ source: r.injection.source });
+      }
     }
 
     for (const r of result.results) {
@@ -61,6 +67,25 @@ export function createReviewProcessor(deps: ReviewProcessorDeps) {
         reason: r.reason ?? 'unknown',
         excerptLen: r.excerptLen,
       });
+    }
+    for (const r of result.results) {
+      if (!r.injection) continue;
+      await deps.emitter.emit(
+        'source_injection_suspected',
+        eventId('source_injection_suspected', p.reviewId, p.revision, r.index),
+        {
+          reviewId: p.reviewId,
+          hypothesisId: p.hypothesisId,
+          revision: p.revision,
+          index: r.index,
+          url: r.url,
+          score: r.injection.score,
+          threshold: r.injection.threshold,
+          source: r.injection.source,
+          signals: r.injection.kinds,
+          snippet: r.injection.snippet,
+        },
+      );
     }
     await deps.emitter.emit('review_verified', eventId('review_verified', p.reviewId, p.revision), {
       reviewId: p.reviewId,

@@ -78,14 +78,16 @@ export function buildVerifier(
     hostLimiter: new HostLimiter(c.per_host_concurrency),
     concurrency: c.review_concurrency,
     prefixChars: c.prefix_chars,
+    injectionThreshold: config.safety.injection_threshold,
     cache: deps.redis
       ? createPageCache({
           redis: deps.redis,
           keyPrefix: config.redis.key_prefix,
           ttlSeconds: c.cache_ttl_seconds,
           failureTtlSeconds: c.failure_cache_ttl_seconds,
-          // The fetch, then the text extraction; waiting for a parsing thread is not bounded by either.
-          lockMs: c.total_timeout_ms + c.parse_timeout_ms + 5000,
+          // The fetch, the text extraction, then the injection scan (each bounded by
+          // parse_timeout_ms); waiting for a parsing thread is not bounded by any.
+          lockMs: c.total_timeout_ms + 2 * c.parse_timeout_ms + 5000,
           onResult: (result) => m?.fetchCache.inc({ result }),
         })
       : undefined,

@@ -190,9 +190,11 @@ describe('pages built in ways that once made genuine excerpts fail', () => {
     const before = pages.hits.get('/boundaries') ?? 0;
     expect(outcomes(await verify('/boundaries', ["Boeing 's 787-9 Dreamliner"]))).toEqual(['text']);
     expect(pages.hits.get('/boundaries')).toBe(before + 1);
-    const cached = JSON.parse((await redis.get(key))!) as { v: number; gaps: number[] };
-    expect(cached.v).toBe(2);
+    const cached = JSON.parse((await redis.get(key))!) as { v: number; gaps: number[]; scan?: { score: number } };
+    expect(cached.v).toBe(3);
     expect(cached.gaps.length).toBeGreaterThan(0);
+    // Its injection scan is cached with it.
+    expect(cached.scan).toMatchObject({ source: 'page', score: expect.any(Number) });
     // Cached now: the next review reads it from Redis.
     expect(outcomes(await verify('/boundaries', ['Garrett ’s snaps']))).toEqual(['text']);
     expect(pages.hits.get('/boundaries')).toBe(before + 1);

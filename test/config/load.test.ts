@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/errors.js';
+import { DEFAULT_INJECTION_THRESHOLD } from '../../src/safety/injection/index.js';
 
 function file(text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'cosci-config-'));
@@ -89,6 +90,19 @@ classifier = "claude-haiku-4-5-20251001"
         }),
       ).message,
     ).toContain('both the block and the warn list: cbrn');
+  });
+
+  it("takes safety.injection_threshold from 0 to 1, the detector's default unless set, and names it when wrong", () => {
+    expect(loadConfig({ env: {}, file: file('') }).config.safety.injection_threshold).toBe(DEFAULT_INJECTION_THRESHOLD);
+    expect(
+      loadConfig({ env: {}, file: file('[safety]\ninjection_threshold = 0.85\n') }).config.safety.injection_threshold,
+    ).toBe(0.85);
+    for (const bad of ['1.5', '-0.2', '"high"']) {
+      const err = error(() => loadConfig({ env: {}, file: file(`[safety]\ninjection_threshold = ${bad}\n`) }));
+      expect(err).toBeInstanceOf(ConfigError);
+      expect(err.code, bad).toBe('CONFIG_INVALID');
+      expect(err.message, bad).toContain('safety.injection_threshold: expected a number from 0 to 1');
+    }
   });
 
   it('refuses a Redis URL that is not one, naming the variable it came from and never echoing it', () => {

@@ -6,6 +6,7 @@
  */
 import type { ReviewAuditEntry, ReviewItem, ReviewRevision } from '../../contracts/review-api.js';
 import type { ReviewVerification } from '../../contracts/results.js';
+import { injectionText } from '../../safety/review/injection-text.js';
 import { citationReasonText } from '../../safety/review/reasons.js';
 import { byId, el, fact, untrusted } from './dom.js';
 import { categoriesView, confidenceText, exactTime, plural, relativeTime, stateText } from './format.js';
@@ -121,7 +122,18 @@ function renderEvidence(reviews: ReviewVerification[]): void {
           : untrusted('q', x.excerpt),
       );
       fact(dl, 'URL', untrusted('code', x.url, 'url'));
-      li.append(status, dl);
+      li.append(status);
+      if (x.injection !== undefined) {
+        // Beside the status, not in it: the excerpt check decided the status.
+        const warning = el('p', null, 'citation-injection');
+        warning.append(
+          el('span', 'injection suspected', 'badge c-injection'),
+          el('span', ` ${injectionText(x.injection)}`),
+        );
+        li.append(warning);
+        if (x.injection.snippet !== '') fact(dl, 'Around the strongest signal', untrusted('q', x.injection.snippet));
+      }
+      li.append(dl);
       list.append(li);
     }
     part.append(list);

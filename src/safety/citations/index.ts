@@ -20,3 +20,11 @@ export { htmlToText } from './html-text.js';
 export { cleanPdfText, pdfToText, readPdf, type PdfText, type PdfTextOptions } from './pdf-text.js';
 export { inflatedStreamBytes } from './pdf-streams.js';
 export { CitationTextError, type CitationTextErrorCode } from './errors.js';
+export {
+  INJECTION_SOURCES,
+  scanSources,
+  snippetAround,
+  type DocumentKind,
+  type InjectionSource,
+  type SourceScan,
+} from './injection-scan.js';
