@@ -45,12 +45,19 @@ const MAINTENANCE = [
 const PAGES = String.raw`(?: ?: ?(?:pp?\. ?)?${NUMBER}(?: ?[${DASHES}] ?${NUMBER})?)?`;
 
 /**
+ * The same page number cut short by the end of the text: an excerpt that
+ * stops inside the superscript (`loop.[1]:`, `[1]: 2`, `[4]: pp. 12–`) ends
+ * with a piece of a marker the page drops whole. Only at the very end.
+ */
+const CUT_PAGES = String.raw` ?:(?: ?(?:pp?\.? ?)?(?:${NUMBER}(?: ?[${DASHES}] ?\d{0,4})?)?)?(?= ?$)`;
+
+/**
  * A space is allowed inside the brackets and before a page number because
  * the marker is markup (`<sup>[<a>17</a>]</sup>`), and an extractor that
  * puts a space at every element boundary copies it as `[ 17 ] : 207`.
  */
 const MARKER = new RegExp(
-  String.raw` ?\[ ?(?:(?:${NUMBERS}) ?\]${PAGES}|(?:${NOTE}|${LETTER}|${NEEDED}|${MAINTENANCE}) ?\])`,
+  String.raw` ?\[ ?(?:(?:${NUMBERS}) ?\](?:${CUT_PAGES}|${PAGES})|(?:${NOTE}|${LETTER}|${NEEDED}|${MAINTENANCE}) ?\])`,
   'gi',
 );
 

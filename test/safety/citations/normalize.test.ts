@@ -97,4 +97,18 @@ describe('reference markers with page numbers', () => {
     // A ratio after ordinary text is left alone.
     expect(normalizeForMatch('a ratio of 2:1')).toBe('a ratio of 2:1');
   });
+
+  it('drops a page number cut short by the end of the excerpt with its marker, and only at the end', () => {
+    for (const quoted of [
+      'the previous loop. [1] :',
+      'the previous loop.[1]:',
+      'the previous loop.[1]: 2',
+      'the previous loop. [4]: pp. 12–',
+    ]) {
+      expect(normalizeForMatch(quoted), quoted).toBe('the previous loop.');
+    }
+    // Elsewhere a colon after a marker is the sentence's.
+    expect(normalizeForMatch('as follows [1]: the list')).toBe('as follows: the list');
+    expect(normalizeForMatch('the ratio [1] 2:')).toBe('the ratio 2:');
+  });
 });
