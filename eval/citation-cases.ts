@@ -380,10 +380,10 @@ export function domOf(html: string): DomNode {
 
 /**
  * Elements whose text a copy of the page may have or leave out, whole
- * (docs/citations.md): formulas, pronunciations, elements hidden by their
- * attributes. Decided here from the tags, as the documentation states the rule.
+ * (docs/citations.md): formulas, pronunciations, form controls, asides,
+ * elements hidden by their attributes. Decided here from the tags, as the documentation states the rule.
  */
-const OPTIONAL_TAGS = new Set(['math', 'mjx-container']);
+const OPTIONAL_TAGS = new Set(['math', 'mjx-container', 'button', 'select', 'textarea', 'aside']);
 const OPTIONAL_CLASSES = new Set([
   'IPA', 'noexcerpt', 'mwe-math-element', 'katex', 'katex-display', 'MathJax', 'MathJax_Display', 'MathJax_Preview',
 ]); // prettier-ignore

@@ -95,6 +95,7 @@ ${formula('<msup><mi>A</mi><mi>H</mi></msup>', 'A^{H}')}, then the property hold
  title="stress">ˌ</span><span title="mouth">aʊ</span><span>tɛəˈroʊ.ə</span>/</a></span></span>; often translated as
 "land of the long white cloud")<sup class="reference"><a href="#n17">[17]</a></sup> is the current Māori name.</p>
 <p>The vaccine was approved in 2021<span aria-hidden="true"> ★</span> after trials in 40 countries.</p>
+<p>The study<button type="button">Show footnote 3</button> enrolled 300 adults.</p>
 <p>The loop starts again, with one or more characters retaining the memories from the previous loop.<sup
  class="reference"><a href="#n1">[1]</a></sup><sup class="reference nowrap"><span title="Page / location: 207">: 207</span></sup>
  The list provides the names of films.</p>
@@ -217,6 +218,7 @@ describe('pages built in ways that once made genuine excerpts fail', () => {
       'Aotearoa (pronounced /ˌaʊtɛəˈroʊ.ə/; often translated as "land of the long white cloud")[17] is the current',
       'The vaccine was approved in 2021 after trials in 40 countries.',
       'The vaccine was approved in 2021 ★ after trials in 40 countries.',
+      'The study enrolled 300 adults.',
       // A quote cut inside the page number of a reference, which the page drops with its marker.
       'retaining the memories from the previous loop. [1] :',
       'retaining the memories from the previous loop.[1]: 2',
@@ -237,6 +239,8 @@ describe('pages built in ways that once made genuine excerpts fail', () => {
       'The vaccine was not approved in 2021 after trials in 40 countries.',
       'The vaccine was approved in 2022 after trials in 40 countries.',
       'The vaccine was approved in 2021 ☆ after trials in 40 countries.',
+      'The study enrolled 3 300 adults.',
+      'The study footnote 3 enrolled 300 adults.',
       'retaining the memories from the next loop. [1] :',
     ];
     expect(outcomes(await verify('/optional', genuine))).toEqual(genuine.map(() => 'text'));

@@ -69,14 +69,15 @@ const REFERENCE_CLASS = /(?:^|\s)reference(?:\s|$)/;
  * and the wrappers the common renderers put around one: MediaWiki's math
  * element, KaTeX, MathJax) is an image or a layout a reader-mode extractor
  * drops and a text dump spells out; a pronunciation (`class="IPA"`, and
- * MediaWiki's `noexcerpt`, text its own excerpts leave out) is dropped by
- * readers too; and an element hidden by its own attributes (`aria-hidden`, an
- * inline `display: none` or `visibility: hidden`) is not shown by a browser,
- * is dropped by reader modes, and is kept by an extractor that reads the tags.
+ * MediaWiki's `noexcerpt`, text its own excerpts leave out), the controls of a
+ * form and an aside (a pull quote, a box of links) are dropped by readers too;
+ * and an element hidden by its own attributes (`aria-hidden`, an inline
+ * `display: none` or `visibility: hidden`) is not shown by a browser, is
+ * dropped by reader modes, and is kept by an extractor that reads the tags.
  * Their text is recorded as an optional span (marked-text.ts). A `hidden`
  * element is not here: no browser or reader shows it, and it is dropped.
  */
-const OPTIONAL_ELEMENT = new Set(['math', 'mjx-container']);
+const OPTIONAL_ELEMENT = new Set(['math', 'mjx-container', 'button', 'select', 'textarea', 'aside']);
 const OPTIONAL_CLASS =
   /(?:^|\s)(?:IPA|noexcerpt|mwe-math-element|katex(?:-display)?|MathJax(?:_Display|_Preview)?)(?:\s|$)/;
 const HIDING_STYLE =

@@ -33,8 +33,10 @@ describe('optional spans', () => {
       '<p>Aotearoa (pronounced <span class="IPA nopopups noexcerpt"><a href="/ipa">/ˌaʊtɛəˈroʊ.ə/</a></span>; often)</p>' +
       '<p>Approved<span aria-hidden="true"> ★</span> in 2021, <span style="color:red; DISPLAY : none !important">x</span>y' +
       '<span style="visibility:hidden">z</span>.</p>' +
-      '<p>Shown: <span style="display:block">kept</span> <span data-style="display:none">kept too</span>.</p>';
-    expect(spanTexts(html)).toEqual(['a', 'x≤5', '/ˌaʊtɛəˈroʊ.ə/', '★', 'x', 'z']);
+      '<p>Shown: <span style="display:block">kept</span> <span data-style="display:none">kept too</span>.</p>' +
+      '<p>A study<button>Show note</button> of <select><option>one</option></select> adults.</p>' +
+      '<aside><p>Pull <b>quote</b></p></aside>';
+    expect(spanTexts(html)).toEqual(['a', 'x≤5', '/ˌaʊtɛəˈroʊ.ə/', '★', 'x', 'z', 'show note', 'one', 'pull quote']);
   });
 
   it('marks nothing on the plain text, which keeps every optional element', () => {
