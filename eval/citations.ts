@@ -19,7 +19,7 @@
  *    at every boundary, or none at the edges of text nodes); (2) the article
  *    only in a script's JSON (derived pages, served at /NAME/<variant>/);
  *    (3) soft hyphens on the page, in the excerpt, and a line broken at one;
- *    (4) a formula, a pronunciation or a hidden element left out.
+ *    (4) an optional element (a formula, a pronunciation, a hidden element) left out.
  * 2. False accepts: excerpts of other pages, true excerpts of each kind with
  *    one word or one number changed, and the guards' own cases (a space moved
  *    where the page has no element boundary, a number edited next to one, a
@@ -232,7 +232,7 @@ const TRUE_KINDS = {
   'shy:plain': '3. soft hyphens on the page, none in the excerpt',
   'shy:excerpt': '3. soft hyphens on the page and in the excerpt',
   'shy:broken': '3. excerpt broken at a soft hyphen ("-" and a line break)',
-  optional: '4. a formula, pronunciation or hidden element left out (reader mode)',
+  optional: '4. an optional element (formula, pronunciation, hidden, ...) left out, as reader modes copy',
 } as const;
 type TrueKind = keyof typeof TRUE_KINDS;
 
@@ -249,9 +249,9 @@ const FALSE_KINDS = {
   'boundary-number': 'guard: a number edited next to an element boundary',
   not: 'guard: "not" inserted',
   cut: 'guard: begins or ends inside a word or a number',
-  'optional-part': 'guard: part of a formula, pronunciation or hidden element left out',
-  'optional-other': 'guard: the text of another such element in its place',
-  'optional-not': 'guard: "not" where such an element was left out',
+  'optional-part': 'guard: part of an optional element left out',
+  'optional-other': 'guard: the text of another optional element in its place',
+  'optional-not': 'guard: "not" where an optional element was left out',
 } as const;
 type FalseKind = keyof typeof FALSE_KINDS;
 
@@ -867,9 +867,10 @@ if (!args.values['no-docs']) {
       'body only inside a script, in four constructions; (3) the page with a soft hyphen every three letters of ' +
       'each word of seven letters or more, the excerpt without them, with them, and broken at one as a ' +
       'wrapped text dump shows it (`-` and a line break); (4) up to ' +
-      `${GUARD_PER_PAGE} places per served page where a formula, a pronunciation or a hidden element stands ` +
-      'inside a line of text, found from the tags, the excerpt the words either side (up to 60 characters each) ' +
-      'with every such element left out, as a reader mode copies it. Requirement: at least ' +
+      `${GUARD_PER_PAGE} places per served page where an optional element (a formula, a pronunciation, a form ` +
+      'control, an aside, a hidden element: [Optional elements](#optional-elements)) stands inside a line of ' +
+      'text, found from the tags, the excerpt the words either side (up to 60 characters each) with every such ' +
+      'element left out, as a reader mode copies it. Requirement: at least ' +
       `${(RECALL_FLOOR * 100).toFixed(1)}% verify \`ok\`: **${recall >= RECALL_FLOOR ? 'met' : 'not met'}**; goal ` +
       `${(RECALL_GOAL * 100).toFixed(1)}%: **${recall >= RECALL_GOAL ? 'met' : 'not met'}**. "Found in" is the ` +
       "result's `source`.",
