@@ -83,7 +83,7 @@ const OPTIONAL_CLASS =
 const HIDING_STYLE =
   /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))\s*(?:!\s*important\s*)?(?:;|$)/i;
 
-/** Whether the element's text may be left out of a copy of the page, or kept ({@link OPTIONAL_CLASS}). */
+/** Whether the element's text may be left out of a copy of the page, or kept (see {@link OPTIONAL_ELEMENT}). */
 function isOptional(el: DomNode): boolean {
   if (OPTIONAL_ELEMENT.has(el.name!)) return true;
   const attribs = el.attribs!;

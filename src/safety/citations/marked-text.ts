@@ -155,7 +155,7 @@ function cutOffsets(offsets: readonly number[], ranges: ReadonlyArray<readonly [
  * The spans still inside the text once the ranges are cut out of it and
  * `lead` characters trimmed from its start, each end moved back by what was
  * cut before it (an end inside a range moves to where the range was), within
- * `[0, length]`; a span left empty goes.
+ * `[0, length]`; a span left empty goes. One walk over both, in order.
  */
 function cutSpans(
   spans: readonly number[],
@@ -163,14 +163,17 @@ function cutSpans(
   lead: number,
   length: number,
 ): number[] {
+  let r = 0;
+  /** What the ranges wholly before the current offset removed. */
+  let removed = 0;
+  // Span ends come in ascending order, so the ranges are walked once.
   const moved = (o: number): number => {
-    let removed = 0;
-    for (const [a, b] of ranges) {
-      if (b <= o) removed += b - a;
-      else if (a < o) removed += o - a;
-      else break;
+    while (r < ranges.length && ranges[r]![1] <= o) {
+      removed += ranges[r]![1] - ranges[r]![0];
+      r++;
     }
-    return Math.min(length, Math.max(0, o - removed - lead));
+    const inside = r < ranges.length && ranges[r]![0] < o ? o - ranges[r]![0] : 0;
+    return Math.min(length, Math.max(0, o - removed - inside - lead));
   };
   const out: number[] = [];
   for (let k = 0; k < spans.length; k += 2) {

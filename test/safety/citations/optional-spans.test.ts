@@ -53,6 +53,9 @@ describe('optional spans', () => {
     const marked = normalizeMarked(`see [17] the ${O}formula${C} here`);
     expect(marked.text).toBe('see the formula here');
     expect(marked.text.slice(marked.optional![0], marked.optional![1])).toBe('formula');
+    const many = normalizeMarked(`[1] a [2] ${O}b [3] c${C} d [4] ${O}e [5]${C} f [6]`);
+    expect(many.text).toBe('a b c d e f');
+    expect([0, 2].map((k) => many.text.slice(many.optional![k], many.optional![k + 1]))).toEqual(['b c', 'e']);
     const { text } = joinTexts(normalizeMarked('visible'), marked);
     expect(text.text.slice(text.optional![0], text.optional![1])).toBe('formula');
   });
