@@ -135,6 +135,19 @@ describe('optional spans', () => {
     expect(found(html, 'The risk is not ≥ 5% in adults.')).toBe(true);
   });
 
+  it('finds the optional elements of HTML held in the script JSON, as docs/citations.md says', () => {
+    const body = `<p>A matrix ${formula('<mi>A</mi>', 'A')} is Hermitian when it equals its adjoint.</p>`;
+    const html =
+      '<div id="__next"></div><script id="__NEXT_DATA__" type="application/json">' +
+      `${JSON.stringify({ props: { article: { body } } }).replace(/<\//g, '<\\/')}</script>`;
+    const sources = htmlSources(html);
+    expect(matchInPage(sources, 'A matrix is Hermitian when it equals its adjoint.')).toEqual({
+      found: true,
+      source: 'script_json',
+    });
+    expect(matchInPage(sources, 'A matrix is not Hermitian when it equals its adjoint.').found).toBe(false);
+  });
+
   it('reduces each page text with its own marks, when another with the same text was reduced before', () => {
     const text = 'the matrix a is hermitian here';
     const plain = { text, optional: [11, 12] };
