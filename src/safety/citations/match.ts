@@ -11,6 +11,7 @@ import { CitationTextError } from './errors.js';
 import type { MatchText } from './marked-text.js';
 import { normalizeForMatch } from './normalize.js';
 import { withoutOptional, type Reduced } from './optional-spans.js';
+import { removeCutMarkerStart } from './reference-markers.js';
 import type { PageSources, TextSource } from './page-sources.js';
 
 export type MatchReason = 'excerpt_not_found' | 'excerpt_empty';
@@ -418,7 +419,7 @@ function excerptParts(excerpt: string, options: MatchOptions): Part[] {
   if (prefixChars !== undefined && !(Number.isSafeInteger(prefixChars) && prefixChars > 0)) {
     throw new CitationTextError('BAD_OPTION', `prefixChars must be a positive integer, got ${String(prefixChars)}`);
   }
-  return partsToCheck(normalizeForMatch(excerpt), prefixChars);
+  return partsToCheck(removeCutMarkerStart(normalizeForMatch(excerpt)), prefixChars);
 }
 
 /**

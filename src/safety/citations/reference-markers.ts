@@ -81,3 +81,20 @@ export function referenceMarkerRanges(text: string): Array<[number, number]> {
   for (const m of text.matchAll(MARKER)) out.push([m.index, m.index + m[0].length]);
   return out;
 }
+
+/**
+ * The last word of a marker of several words and its bracket, when the start
+ * of the excerpt cuts the rest off (an excerpt taken at a space of
+ * `[citation needed] that` begins `needed] that`): `needed]`, `link]`,
+ * `discuss]`, `source]`, `whom?]`, or the number or letter of `[note 2]`.
+ * Only at the very start, and only these: nothing of a claim.
+ */
+const CUT_START = /^ ?(?:needed|link|discuss|source|whom\?|\d{1,4}|[a-z]) ?\] ?(?=.)/i;
+
+/**
+ * An excerpt without the end of a marker cut by its start ({@link CUT_START}).
+ * For excerpts only: a page's text has no start cut from a longer text.
+ */
+export function removeCutMarkerStart(excerpt: string): string {
+  return excerpt.includes(']') ? excerpt.replace(CUT_START, '') : excerpt;
+}
