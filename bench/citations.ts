@@ -20,7 +20,7 @@
  *    REVIEW_SIZE entries. For comparison: the same with an in-process cache (no
  *    Redis), and a few with no cache at all (every entry fetched and parsed).
  * 3. `normalizeForMatch`, `normalizeMarked` and `matchExcerpt` on a page of
- *    1 MB of text with its element boundaries.
+ *    1 MB of text with its element boundaries, and with optional spans.
  *
  * Writes its section of docs/benchmarks.md (between the bench:citations
  * markers), keeping the other sections.
@@ -51,6 +51,7 @@ import {
   type MatchText,
 } from '../src/safety/citations/index.js';
 import { readHtml } from '../src/safety/citations/html-text.js';
+import { withoutOptional } from '../src/safety/citations/optional-spans.js';
 import {
   describeMachine,
   formatMarkdown,
@@ -713,7 +714,32 @@ function respaced(fraction: number, length: number): string {
   return out + quote.slice(last);
 }
 const spaced = respaced(0.6, 300);
-const MATCH_CASES: Array<{ label: string; excerpt: string; expect: boolean; page?: 'read again' | 'new' }> = [
+/**
+ * The same page with a word every 2,000 characters as an optional span (a
+ * formula, a pronunciation, a hidden element): an excerpt not found in it is
+ * searched for again in its text without them, built once per page text.
+ */
+const spans: number[] = [];
+for (let k = 1000; k < page.text.length - 1000; k += 2000) {
+  const a = page.text.indexOf(' ', k) + 1;
+  const b = page.text.indexOf(' ', a);
+  if (a > (spans[spans.length - 1] ?? 0) && b > a) spans.push(a, b);
+}
+const pageWithSpans: MatchText = { ...page, optional: spans };
+/** 200 characters of the text without the spans, around the place of one near the end. */
+const reducedPage = withoutOptional(pageWithSpans);
+const leftOutAt = reducedPage.at(spans[spans.length - 20]!);
+const leftOutQuote = (() => {
+  const t = reducedPage.text.text;
+  const start = t.indexOf(' ', leftOutAt - 100) + 1;
+  return t.slice(start, t.lastIndexOf(' ', start + 200));
+})();
+const MATCH_CASES: Array<{
+  label: string;
+  excerpt: string;
+  expect: boolean;
+  page?: 'read again' | 'new' | 'spans' | 'spans, new';
+}> = [
   { label: 'present near the start, 200 chars', excerpt: quoteAt(0.02, 200), expect: true },
   { label: 'present near the end, 200 chars', excerpt: late, expect: true },
   { label: 'one word changed, 200 chars (not found)', excerpt: lateWords.join(' '), expect: false },
@@ -737,6 +763,19 @@ const MATCH_CASES: Array<{ label: string; excerpt: string; expect: boolean; page
   },
   { label: 'spacing differs at every element boundary, 300 chars', excerpt: spaced, expect: true },
   { label: 'absent, starts with a common word', excerpt: 'the lantern orchard of the falcon meadow', expect: false },
+  {
+    label: `one word changed, a page with ${spans.length / 2} optional spans`,
+    excerpt: lateWords.join(' '),
+    expect: false,
+    page: 'spans',
+  },
+  {
+    label: 'one word changed, a page with optional spans not seen before',
+    excerpt: lateWords.join(' '),
+    expect: false,
+    page: 'spans, new',
+  },
+  { label: 'an optional span left out, 200 chars', excerpt: leftOutQuote, expect: true, page: 'spans' },
 ];
 const matchRows: Array<Array<string | number>> = [];
 let matchWrong = 0;
@@ -748,7 +787,11 @@ for (const c of MATCH_CASES) {
       ? { ...page, text: page.text.slice(0) }
       : c.page === 'new'
         ? { ...page, text: `${page.text} ${pageCount++}` }
-        : page;
+        : c.page === 'spans'
+          ? pageWithSpans
+          : c.page === 'spans, new'
+            ? { ...pageWithSpans, text: `${page.text} ${pageCount++}` }
+            : page;
   const found = matchExcerpt(target(), c.excerpt).found;
   if (found !== c.expect) matchWrong++;
   for (let i = 0; i < 20; i++) matchExcerpt(target(), c.excerpt);
@@ -900,7 +943,9 @@ if (!parsed.values['no-docs']) {
       'against the normalised page with its gaps (it normalises the excerpt too), median of 7 rounds of 50 calls. ' +
       'An excerpt not found word for word is searched for again across the gaps, in a form of the page without ' +
       'spaces and hyphens, built once per page text and kept for the last few texts of up to 1 MB; a page ' +
-      'read again from the Redis cache finds it kept, one not seen before builds it:',
+      'read again from the Redis cache finds it kept, one not seen before builds it. On a page with optional ' +
+      'spans (docs/citations.md#optional-elements; here a word every 2,000 characters), an excerpt not found is ' +
+      'searched for once more in the text without them, built and kept the same way:',
     '',
     markdownTable(matchHeader, matchRows),
     '',

@@ -2,7 +2,8 @@
  * The cases of the citation evaluation (eval/citations.ts) that real pages do
  * not give as they are: excerpts as other text extractors copy a page, pages
  * whose article is only in a script's JSON, pages hyphenated with soft
- * hyphens, and the edited excerpts that must not verify.
+ * hyphens, excerpts that leave out a formula, a pronunciation or a hidden
+ * element, and the edited excerpts that must not verify.
  *
  * The element structure is read here with a walk of its own (cheerio's tree,
  * text nodes in document order), not with the verifier's HTML-to-text step:
@@ -373,4 +374,103 @@ export function insideTextNodes(random: Rand, segments: readonly Segment[], limi
 /** The DOM root of an HTML string, for {@link segmentsOf}. */
 export function domOf(html: string): DomNode {
   return load(html).root()[0] as unknown as DomNode;
+}
+
+// ---------------------------------------------------------------- elements a reader's copy leaves out
+
+/**
+ * Elements whose text a copy of the page may have or leave out, whole
+ * (docs/citations.md): formulas, pronunciations, form controls, asides,
+ * elements hidden by their attributes. Decided here from the tags, as the documentation states the rule.
+ */
+const OPTIONAL_TAGS = new Set(['math', 'mjx-container', 'button', 'select', 'textarea', 'aside']);
+const OPTIONAL_CLASSES = new Set([
+  'IPA', 'noexcerpt', 'mwe-math-element', 'katex', 'katex-display', 'MathJax', 'MathJax_Display', 'MathJax_Preview',
+]); // prettier-ignore
+
+function optionalElement(node: DomNode): boolean {
+  if (OPTIONAL_TAGS.has(node.name!)) return true;
+  const a = node.attribs ?? {};
+  if ((a['aria-hidden'] ?? '').trim().toLowerCase() === 'true') return true;
+  if ((a.class ?? '').split(/\s+/).some((c) => OPTIONAL_CLASSES.has(c))) return true;
+  const style = (a.style ?? '')
+    .toLowerCase()
+    .replace(/\s+/g, '')
+    .replace(/!important/g, '');
+  return style.split(';').some((d) => d === 'display:none' || d === 'visibility:hidden' || d === 'visibility:collapse');
+}
+
+/** An optional element inside a line of text: the text before it in its block, its own, and the text after. */
+export interface Omission {
+  before: string;
+  inner: string;
+  after: string;
+}
+
+/**
+ * Inline optional elements of the page with text on both sides in the same
+ * block, at most `limit`; `before` and `after` leave out every other optional
+ * element too (a copy that leaves one out leaves them all out).
+ */
+export function omissions(root: DomNode, limit: number): Omission[] {
+  const segs: Array<Segment & { opt: number }> = [];
+  let block = false;
+  let count = 0;
+  const walk = (node: DomNode, opt: number): void => {
+    for (const child of node.children ?? []) {
+      if (child.type === 'text') {
+        segs.push({ text: child.data ?? '', block, opt });
+        block = false;
+      } else if (child.name !== undefined) {
+        if (SKIP.has(child.name) || child.attribs?.hidden !== undefined) continue;
+        const isBlock = BLOCK.has(child.name);
+        if (isBlock) block = true;
+        walk(child, opt < 0 && optionalElement(child) ? count++ : opt);
+        if (isBlock) block = true;
+      }
+    }
+  };
+  walk(root, -1);
+  const out: Omission[] = [];
+  for (let i0 = 0; i0 < segs.length && out.length < limit; i0++) {
+    const opt = segs[i0]!.opt;
+    if (opt < 0 || (i0 > 0 && segs[i0 - 1]!.opt === opt)) continue;
+    let i1 = i0;
+    while (i1 + 1 < segs.length && segs[i1 + 1]!.opt === opt && !segs[i1 + 1]!.block) i1++;
+    if (segs[i0]!.block || (i1 + 1 < segs.length && segs[i1 + 1]!.block)) continue;
+    const inner = collapse(
+      segs
+        .slice(i0, i1 + 1)
+        .map((s) => s.text)
+        .join(''),
+    );
+    let before = '';
+    for (let j = i0; j > 0 && !segs[j]!.block;) {
+      j--;
+      if (segs[j]!.opt < 0) before = segs[j]!.text + before;
+    }
+    let after = '';
+    for (let k = i1; k + 1 < segs.length && !segs[k + 1]!.block;) {
+      k++;
+      if (segs[k]!.opt < 0) after += segs[k]!.text;
+    }
+    before = before.replace(/\s+/g, ' ').trimStart();
+    after = after.replace(/\s+/g, ' ').trimEnd();
+    // Up to 60 characters of words either side.
+    if (before.length > 60) before = before.slice(before.indexOf(' ', before.length - 60) + 1);
+    if (after.length > 60) after = after.slice(0, Math.max(0, after.lastIndexOf(' ', 60)));
+    if (inner === '' || before.trim().length < 20 || after.trim().length < 20) continue;
+    out.push({ before, inner, after });
+  }
+  return out;
+}
+
+/** The excerpt with the element left out, as a reader's copy has it. */
+export function leftOut(o: Omission): string {
+  return collapse(o.before + o.after);
+}
+
+/** The excerpt with `text` where the element was. */
+export function withInside(o: Omission, text: string): string {
+  return collapse(`${o.before}${text}${o.after}`);
 }

@@ -18,12 +18,14 @@
  *    (1) spaces at element boundaries as other extractors copy them (a space
  *    at every boundary, or none at the edges of text nodes); (2) the article
  *    only in a script's JSON (derived pages, served at /NAME/<variant>/);
- *    (3) soft hyphens on the page, in the excerpt, and a line broken at one.
+ *    (3) soft hyphens on the page, in the excerpt, and a line broken at one;
+ *    (4) an optional element (a formula, a pronunciation, a hidden element) left out.
  * 2. False accepts: excerpts of other pages, true excerpts of each kind with
  *    one word or one number changed, and the guards' own cases (a space moved
  *    where the page has no element boundary, a number edited next to one, a
  *    `not` inserted, an excerpt that begins or ends inside a word or a
- *    number) must not verify `ok`.
+ *    number, an element of kind 4 cut in part, replaced or turned into
+ *    `not`) must not verify `ok`.
  *
  * Each page's excerpts go to `verify` as one review (at most MAX_EVIDENCE
  * entries). By default a review fetches each page once, as the worker's page
@@ -61,6 +63,9 @@ import {
   joinSegments,
   numberEditsAt,
   numbersAtBoundaries,
+  omissions,
+  leftOut,
+  withInside,
   SCRIPT_PAGES,
   scriptPage,
   segmentsOf,
@@ -227,6 +232,7 @@ const TRUE_KINDS = {
   'shy:plain': '3. soft hyphens on the page, none in the excerpt',
   'shy:excerpt': '3. soft hyphens on the page and in the excerpt',
   'shy:broken': '3. excerpt broken at a soft hyphen ("-" and a line break)',
+  optional: '4. an optional element (formula, pronunciation, hidden, ...) left out, as reader modes copy',
 } as const;
 type TrueKind = keyof typeof TRUE_KINDS;
 
@@ -238,10 +244,14 @@ const FALSE_KINDS = {
   'edited:spacing': '1. element-boundary excerpts, one word or number changed',
   'edited:script': '2. script-only pages, one word or number changed',
   'edited:shy': '3. soft-hyphen excerpts, one word or number changed',
+  'edited:optional': '4. excerpts leaving out an element, one word or number changed',
   space: 'guard: a space moved where the page has no element boundary',
   'boundary-number': 'guard: a number edited next to an element boundary',
   not: 'guard: "not" inserted',
   cut: 'guard: begins or ends inside a word or a number',
+  'optional-part': 'guard: part of an optional element left out',
+  'optional-other': 'guard: the text of another optional element in its place',
+  'optional-not': 'guard: "not" where an optional element was left out',
 } as const;
 type FalseKind = keyof typeof FALSE_KINDS;
 
@@ -334,7 +344,7 @@ function changeNumber(text: string): Edit | undefined {
     const before = text.slice(Math.max(0, m.index - 30), m.index);
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 30);
     if (/\[[\d ,\-–]*$/.test(before) && /^[\d ,\-–]*\]/.test(after)) return true;
-    return /\]: ?(?:pp?\. ?)?(?:\d{1,4} ?[-–] ?)?$/.test(before);
+    return /\] ?: ?(?:pp?\. ?)?(?:\d{1,4} ?[-–] ?)?$/.test(before);
   };
   const m = nearestMiddle(text, NUMBER, (x) => !inMarker(x));
   if (!m) return undefined;
@@ -481,7 +491,8 @@ for (const page of pages) {
   });
 
   // The guards' own cases, from the served page's text nodes.
-  const body = segmentsOf(domOf(page.source.toString('utf8')));
+  const dom = domOf(page.source.toString('utf8'));
+  const body = segmentsOf(dom);
   // Only excerpts found once on the page: elsewhere the same words may stand at an element boundary.
   const onPage = (text: string): boolean => {
     const t = pageText(page.name);
@@ -498,6 +509,29 @@ for (const page of pages) {
       addNegative({ page: page.name, from: page.name, kind: 'boundary-number', ...edit }, true);
     }
   }
+  // 4. Formulas, pronunciations and hidden elements left out, as a reader's copy has them, and the guards.
+  const left = omissions(dom, GUARD_PER_PAGE);
+  left.forEach((o, k) => {
+    const e = add('optional', page.name, leftOut(o));
+    if (e) addEdited(e, 'edited:optional');
+    const inner = [...o.inner];
+    if (inner.length >= 2) {
+      const half = inner.slice(0, Math.ceil(inner.length / 2)).join('');
+      const part = { text: withInside(o, half), change: `"${o.inner}" cut to "${half}"` };
+      addNegative({ page: page.name, from: page.name, kind: 'optional-part', ...part }, true);
+    }
+    const other = left.find((x, j) => j !== k && normalizeForMatch(x.inner) !== normalizeForMatch(o.inner));
+    if (other) {
+      const text = withInside(o, ` ${other.inner} `);
+      addNegative(
+        { page: page.name, from: page.name, kind: 'optional-other', text, change: `"${o.inner}" → "${other.inner}"` },
+        true,
+      );
+    }
+    const text = withInside(o, ' not ');
+    addNegative({ page: page.name, from: page.name, kind: 'optional-not', text, change: `not for "${o.inner}"` }, true);
+  });
+
   for (const e of trueExcerpts.filter((x) => x.page === page.name && x.kind === 'window')) {
     const not = insertNot(e.text);
     if (not) addNegative({ page: page.name, from: page.name, kind: 'not', ...not });
@@ -832,7 +866,11 @@ if (!args.values['no-docs']) {
       '(2) the page rebuilt as a client-rendered site serves it, its `<title>`, an empty body and the original ' +
       'body only inside a script, in four constructions; (3) the page with a soft hyphen every three letters of ' +
       'each word of seven letters or more, the excerpt without them, with them, and broken at one as a ' +
-      `wrapped text dump shows it (\`-\` and a line break). Requirement: at least ` +
+      'wrapped text dump shows it (`-` and a line break); (4) up to ' +
+      `${GUARD_PER_PAGE} places per served page where an optional element (a formula, a pronunciation, a form ` +
+      'control, an aside, a hidden element: [Optional elements](#optional-elements)) stands inside a line of ' +
+      'text, found from the tags, the excerpt the words either side (up to 60 characters each) with every such ' +
+      'element left out, as a reader mode copies it. Requirement: at least ' +
       `${(RECALL_FLOOR * 100).toFixed(1)}% verify \`ok\`: **${recall >= RECALL_FLOOR ? 'met' : 'not met'}**; goal ` +
       `${(RECALL_GOAL * 100).toFixed(1)}%: **${recall >= RECALL_GOAL ? 'met' : 'not met'}**. "Found in" is the ` +
       "result's `source`.",
@@ -852,7 +890,9 @@ if (!args.values['no-docs']) {
       'or a space shifted by one letter; up to the same number of places where a digit touches an element ' +
       'boundary, with the number increased, its digit at the boundary dropped, a space put inside it or the ' +
       'space between two numbers taken out; each word-boundary excerpt with "not" after its first auxiliary ' +
-      'verb, and cut to begin inside its first word or a number or to end inside its last number. An excerpt ' +
+      'verb, and cut to begin inside its first word or a number or to end inside its last number; and, for each ' +
+      'excerpt of kind 4, the element cut to the first half of its text, the text of another such element of the ' +
+      'page in its place, or "not" in its place. An excerpt ' +
       'that is word for word on the cited page (in its `expected.html` as a reader sees it or, for the guards, ' +
       `in the served page) is skipped. Requirement: none verifies \`ok\`: **${accepted.length === 0 ? 'met' : 'not met'}**.`,
     '',

@@ -12,8 +12,9 @@ import { isReadable, mediaType, type Extraction } from './extract.js';
  * The version of the shape of a page's text, kept in the cache with it. A
  * cached text of another version is fetched again: version 1 had no gaps, and
  * an excerpt whose spacing differs at an element boundary would be reported
- * not found for as long as it stayed cached; version 2 had no injection scan,
- * and a page cached without one would never be scanned.
+ * not found for as long as it stayed cached; version 2 had no optional spans
+ * (an excerpt that leaves out a formula would be reported not found too) and
+ * no injection scan (a page cached without one would never be scanned).
  */
 export const PAGE_TEXT_VERSION = 3;
 
@@ -27,6 +28,8 @@ export type PageText =
       gaps?: number[];
       /** PageSources.text.hyphens */
       hyphens?: number[];
+      /** PageSources.text.optional */
+      optional?: number[];
       /** PageSources.jsonLdAt */
       jsonLdAt?: number;
       /** PageSources.script */
@@ -48,6 +51,7 @@ export function pageSources(page: PageText & { ok: true }): PageSources {
   const text: MatchText = { text: page.text };
   if (page.gaps !== undefined) text.gaps = page.gaps;
   if (page.hyphens !== undefined) text.hyphens = page.hyphens;
+  if (page.optional !== undefined) text.optional = page.optional;
   return {
     text,
     ...(page.jsonLdAt !== undefined ? { jsonLdAt: page.jsonLdAt } : {}),
@@ -81,6 +85,7 @@ export async function fetchPageText(url: string, options: FetchOptions, reader: 
     text: text.text,
     ...(text.gaps !== undefined ? { gaps: text.gaps } : {}),
     ...(text.hyphens !== undefined ? { hyphens: text.hyphens } : {}),
+    ...(text.optional !== undefined ? { optional: text.optional } : {}),
     ...(jsonLdAt !== undefined ? { jsonLdAt } : {}),
     ...(script !== undefined ? { script } : {}),
     contentType: mediaType(fetched.contentType),

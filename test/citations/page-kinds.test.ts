@@ -2,11 +2,13 @@
  * The constructions of real pages that once made genuine excerpts fail,
  * served on loopback and checked by the verifier as the worker builds it
  * (parsing threads, the Redis page cache): spacing at element boundaries,
- * the article only in a script's JSON, soft hyphens. Each page has genuine
+ * the article only in a script's JSON, soft hyphens, formulas, pronunciations
+ * and hidden elements a reader's copy leaves out. Each page has genuine
  * excerpts, which verify, and edited ones, which do not.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_TEXT_VERSION } from '../../src/citations/page-text.js';
 import type { ParsePool } from '../../src/citations/parse-pool.js';
 import type { Verifier } from '../../src/citations/verifier.js';
 import type { Config } from '../../src/config/schema.js';
@@ -77,6 +79,28 @@ const SOFT_HYPHENS = page(
     '<p>Die Ent&#173;wick&#xAD;lung dau&shy;er&shy;te 12&shy;3 Tage.</p>',
 );
 
+/** A Wikipedia formula: MathML hidden by its style, its TeX annotation, and the fallback image a browser shows. */
+const formula = (mathml: string, tex: string) =>
+  `<span class="mwe-math-element"><span class="mwe-math-mathml-inline mwe-math-mathml-a11y" style="display: none;">` +
+  `<math xmlns="http://www.w3.org/1998/Math/MathML"><semantics><mrow>${mathml}</mrow>` +
+  `<annotation encoding="application/x-tex">{\\displaystyle ${tex}}</annotation></semantics></math></span>` +
+  `<img src="/f.svg" class="mwe-math-fallback-image-inline" aria-hidden="true" alt="{\\displaystyle ${tex}}"></span>`;
+
+/** Elements a reader's copy may leave out: formulas, a pronunciation, a hidden element; and a cut page number. */
+const OPTIONAL = page(`<article>
+<p>If the conjugate transpose of a matrix ${formula('<mi>A</mi>', 'A')} is denoted by
+${formula('<msup><mi>A</mi><mi>H</mi></msup>', 'A^{H}')}, then the property holds for 12 of the 40 matrices.</p>
+<p>The bound <math><mi>x</mi><mo>≤</mo><mn>5</mn></math> holds for 1<math><mn>2</mn></math>0 patients.</p>
+<p><i><a href="/a">Aotearoa</a></i> (pronounced <span class="nowrap"><span class="IPA nopopups noexcerpt"><a href="/ipa">/<span
+ title="stress">ˌ</span><span title="mouth">aʊ</span><span>tɛəˈroʊ.ə</span>/</a></span></span>; often translated as
+"land of the long white cloud")<sup class="reference"><a href="#n17">[17]</a></sup> is the current Māori name.</p>
+<p>The vaccine was approved in 2021<span aria-hidden="true"> ★</span> after trials in 40 countries.</p>
+<p>The study<button type="button">Show footnote 3</button> enrolled 300 adults.</p>
+<p>The loop starts again, with one or more characters retaining the memories from the previous loop.<sup
+ class="reference"><a href="#n1">[1]</a></sup><sup class="reference nowrap"><span title="Page / location: 207">: 207</span></sup>
+ The list provides the names of films.</p>
+</article>`);
+
 let pages: PageServer;
 let config: Config;
 let pool: ParsePool;
@@ -88,6 +112,7 @@ beforeAll(async () => {
   pages.page('/boundaries', BOUNDARIES);
   for (const [path, html] of Object.entries(SCRIPT_PAGES)) pages.page(path, html);
   pages.page('/soft-hyphens', SOFT_HYPHENS);
+  pages.page('/optional', OPTIONAL);
   config = testConfig(undefined, { citations: { allow_private_hosts: [`localhost:${pages.port}`] } });
   pool = buildParsePool(config);
   verifier = buildVerifier(config, { reader: pool, redis });
@@ -96,7 +121,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool.close();
   // The keys are known: a scan of the whole keyspace would take longer than the tests.
-  const paths = ['/boundaries', ...Object.keys(SCRIPT_PAGES), '/soft-hyphens'];
+  const paths = ['/boundaries', ...Object.keys(SCRIPT_PAGES), '/soft-hyphens', '/optional'];
   await redis.del(
     ...paths.flatMap((path) => [pageKey(`${pages.base}${path}`), pageKey(`${pages.base}${path}`, 'page-lock')]),
   );
@@ -181,6 +206,64 @@ describe('pages built in ways that once made genuine excerpts fail', () => {
     expect(outcomes(await verify('/soft-hyphens', edited))).toEqual(edited.map(() => 'excerpt_not_found'));
   });
 
+  it('formulas, pronunciations, hidden elements: a quote with all of them or none verifies, an edit does not', async () => {
+    const genuine = [
+      // Reader mode: the formulas, the pronunciation and the hidden star left out.
+      'If the conjugate transpose of a matrix is denoted by , then the property holds for 12 of the 40 matrices.',
+      'of a matrix is denoted by, then the property holds',
+      // Every element kept, as a dump of the tags has them.
+      'of a matrix A is denoted by A H , then the property holds for 12',
+      'The bound x≤5 holds for 120 patients.',
+      'Aotearoa (pronounced ; often translated as "land of the long white cloud") is the current Māori name.',
+      'Aotearoa (pronounced /ˌaʊtɛəˈroʊ.ə/; often translated as "land of the long white cloud")[17] is the current',
+      'The vaccine was approved in 2021 after trials in 40 countries.',
+      'The vaccine was approved in 2021 ★ after trials in 40 countries.',
+      'The study enrolled 300 adults.',
+      // A quote cut inside the page number of a reference, which the page drops with its marker.
+      'retaining the memories from the previous loop. [1] :',
+      'retaining the memories from the previous loop.[1]: 2',
+    ];
+    const edited = [
+      'of a matrix is not denoted by , then the property holds',
+      'of a matrix is denoted by , then the property holds for 13 of the 40 matrices.',
+      'of a matrix is denoted by , then the property holds for 12 of the 41 matrices.',
+      // Part of a formula, one formula in and the other out, or another formula.
+      'of a matrix is denoted by A , then the property holds',
+      'of a matrix A is denoted by , then the property holds',
+      'of a matrix B is denoted by , then the property holds',
+      'The bound x≤6 holds',
+      // Two numbers run into one where the formula was.
+      'The bound holds for 10 patients.',
+      'Aotearoa (pronounced /ˌaʊ; often translated as "land of the long white cloud")',
+      'Aotearoa (pronounced ; often translated as "land of the long black cloud")',
+      'The vaccine was not approved in 2021 after trials in 40 countries.',
+      'The vaccine was approved in 2022 after trials in 40 countries.',
+      'The vaccine was approved in 2021 ☆ after trials in 40 countries.',
+      'The study enrolled 3 300 adults.',
+      'The study footnote 3 enrolled 300 adults.',
+      'retaining the memories from the next loop. [1] :',
+    ];
+    expect(outcomes(await verify('/optional', genuine))).toEqual(genuine.map(() => 'text'));
+    expect(outcomes(await verify('/optional', edited))).toEqual(edited.map(() => 'excerpt_not_found'));
+  });
+
+  it('refetches a page cached before optional spans were recorded', async () => {
+    const url = `${pages.base}/optional`;
+    const key = pageKey(url);
+    // What a worker of the earlier version cached: the text with its gaps, the formulas in.
+    const text = 'if the conjugate transpose of a matrix a is denoted by a h , then the property holds';
+    const old = { ok: true, v: 2, text, gaps: [40], contentType: 'text/html', finalUrl: url, wireBytes: 1 };
+    await redis.set(key, JSON.stringify(old), 'EX', 60);
+    const before = pages.hits.get('/optional') ?? 0;
+    expect(outcomes(await verify('/optional', ['of a matrix is denoted by , then the property holds']))).toEqual([
+      'text',
+    ]);
+    expect(pages.hits.get('/optional')).toBe(before + 1);
+    const cached = JSON.parse((await redis.get(key))!) as { v: number; optional: number[] };
+    expect(cached.v).toBe(PAGE_TEXT_VERSION);
+    expect(cached.optional.length).toBeGreaterThan(0);
+  });
+
   it('refetches a page cached in the earlier shape, without gaps, instead of trusting it', async () => {
     const url = `${pages.base}/boundaries`;
     const key = pageKey(url);
@@ -191,7 +274,7 @@ describe('pages built in ways that once made genuine excerpts fail', () => {
     expect(outcomes(await verify('/boundaries', ["Boeing 's 787-9 Dreamliner"]))).toEqual(['text']);
     expect(pages.hits.get('/boundaries')).toBe(before + 1);
     const cached = JSON.parse((await redis.get(key))!) as { v: number; gaps: number[]; scan?: { score: number } };
-    expect(cached.v).toBe(3);
+    expect(cached.v).toBe(PAGE_TEXT_VERSION);
     expect(cached.gaps.length).toBeGreaterThan(0);
     // Its injection scan is cached with it.
     expect(cached.scan).toMatchObject({ source: 'page', score: expect.any(Number) });

@@ -14,7 +14,7 @@
  */
 import { load } from 'cheerio/slim';
 import { CitationTextError } from './errors.js';
-import { BOUNDARY, wellFormed } from './marked-text.js';
+import { BOUNDARY, OPTIONAL_CLOSE, OPTIONAL_OPEN, wellFormed } from './marked-text.js';
 import { tooDeeplyNested } from './nesting.js';
 import { WHITESPACE_RUN } from './normalize.js';
 import { removeReferenceMarkers } from './reference-markers.js';
@@ -62,6 +62,35 @@ const SKIP = new Set(['script', 'style', 'template', 'rt', 'rp', 'iframe']);
 const ANNOTATION = new Set(['annotation', 'annotation-xml']);
 
 const REFERENCE_CLASS = /(?:^|\s)reference(?:\s|$)/;
+
+/**
+ * Elements whose text a faithful copy of the page may have or leave out, whole:
+ * text that is not prose, or that a reader does not see. A formula (MathML,
+ * and the wrappers the common renderers put around one: MediaWiki's math
+ * element, KaTeX, MathJax) is an image or a layout a reader-mode extractor
+ * drops and a text dump spells out; a pronunciation (`class="IPA"`, and
+ * MediaWiki's `noexcerpt`, text its own excerpts leave out), the controls of a
+ * form and an aside (a pull quote, a box of links) are dropped by readers too;
+ * and an element hidden by its own attributes (`aria-hidden`, an inline
+ * `display: none` or `visibility: hidden`) is not shown by a browser, is
+ * dropped by reader modes, and is kept by an extractor that reads the tags.
+ * Their text is recorded as an optional span (marked-text.ts). A `hidden`
+ * element is not here: no browser or reader shows it, and it is dropped.
+ */
+const OPTIONAL_ELEMENT = new Set(['math', 'mjx-container', 'button', 'select', 'textarea', 'aside']);
+const OPTIONAL_CLASS =
+  /(?:^|\s)(?:IPA|noexcerpt|mwe-math-element|katex(?:-display)?|MathJax(?:_Display|_Preview)?)(?:\s|$)/;
+const HIDING_STYLE =
+  /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))\s*(?:!\s*important\s*)?(?:;|$)/i;
+
+/** Whether the element's text may be left out of a copy of the page, or kept (see {@link OPTIONAL_ELEMENT}). */
+function isOptional(el: DomNode): boolean {
+  if (OPTIONAL_ELEMENT.has(el.name!)) return true;
+  const attribs = el.attribs!;
+  if (attribs['aria-hidden'] !== undefined && attribs['aria-hidden'].trim().toLowerCase() === 'true') return true;
+  if (attribs.class !== undefined && OPTIONAL_CLASS.test(attribs.class)) return true;
+  return attribs.style !== undefined && HIDING_STYLE.test(attribs.style);
+}
 
 /** Schema.org properties that hold the article text or a summary of it. */
 const JSON_LD_KEYS = new Set(['articleBody', 'description', 'headline', 'abstract', 'text']);
@@ -160,9 +189,13 @@ interface Gathered {
  * Appends the visible text under `root` to `parts`, and gathers the sources
  * of its scripts into `gathered` when it is given. With `mark` (a
  * {@link BOUNDARY}), every tag and comment between two pieces of text is
- * marked with it: at each node that is not text, and where each element ends.
+ * marked with it: at each node that is not text, and where each element ends;
+ * and the text of each outermost optional element ({@link isOptional}) is put
+ * between an {@link OPTIONAL_OPEN} and an {@link OPTIONAL_CLOSE}.
  */
 function collect(root: DomNode, parts: string[], gathered: Gathered | undefined, mark: string): void {
+  /** The optional element being read, outermost; null outside one. */
+  let optionalRoot: DomNode | null = null;
   let node: DomNode | null = root.children?.[0] ?? null;
   while (node !== null) {
     if (node.type === 'text') {
@@ -183,6 +216,10 @@ function collect(root: DomNode, parts: string[], gathered: Gathered | undefined,
           if (how === Visit.Block) parts.push(' ');
           const first: DomNode | undefined = node.children?.[0];
           if (how !== Visit.Skip && first !== undefined) {
+            if (mark !== '' && optionalRoot === null && isOptional(node)) {
+              optionalRoot = node;
+              parts.push(OPTIONAL_OPEN);
+            }
             node = first;
             continue;
           }
@@ -201,6 +238,10 @@ function collect(root: DomNode, parts: string[], gathered: Gathered | undefined,
       } else {
         if (mark !== '' && parts[parts.length - 1] !== mark) parts.push(mark);
         if (BLOCK.has(node.name!)) parts.push(' ');
+        if (node === optionalRoot) {
+          parts.push(OPTIONAL_CLOSE);
+          optionalRoot = null;
+        }
       }
     }
   }

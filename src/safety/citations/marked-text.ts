@@ -27,6 +27,10 @@ import { referenceMarkerRanges } from './reference-markers.js';
 export const BOUNDARY = '\uDC00';
 /** Marks a soft hyphen, which a line broken there shows as a hyphen. */
 const SOFT_HYPHEN_MARK = '\uDC01';
+/** Marks where an element opens whose text a reader's copy may leave out (html-text.ts): an optional span. */
+export const OPTIONAL_OPEN = '\uDC02';
+/** Marks where that element closes. */
+export const OPTIONAL_CLOSE = '\uDC03';
 
 /**
  * Normalised text (normalizeForMatch's form) and the places where a quote of
@@ -46,19 +50,27 @@ export interface MatchText {
    * character at that offset. Never a gap's offset as well.
    */
   hyphens?: number[];
+  /**
+   * The optional spans of `text` as pairs of offsets, `[start0, end0, start1,
+   * end1, ...]`, ascending and apart: the text of whole elements that a copy
+   * of the page may leave out (a formula, a pronunciation, a hidden element;
+   * html-text.ts). An excerpt may have all of them or none (optional-spans.ts).
+   */
+  optional?: number[];
 }
 
 /** Break hints a page holds as characters: soft hyphen, and zero-width space (a gap). */
 const BREAK_HINTS = /[\u00AD\u200B]/g;
 /** Marks before a combining mark: they would keep it from composing with its base letter under NFKC. */
 const MARK_BEFORE_COMBINING = /[\uDC00\uDC01]+(?=\p{M})/gu;
+const OPTIONAL_MARKS = /[\uDC02\uDC03]/;
 /**
  * A run of marks and spaces with at least one mark (whitespace is already
  * collapsed to single spaces), captured, so that `split` gives the text and
  * the runs in turn. With the `u` flag, so that the second half of a surrogate
  * pair (🐀 is \uD83D\uDC00) is never taken for a mark.
  */
-const MARKED_RUN = /( ?[\uDC00\uDC01][ \uDC00\uDC01]*)/u;
+const MARKED_RUN = /( ?[\uDC00-\uDC03][ \uDC00-\uDC03]*)/u;
 
 /**
  * Normalises text holding {@link BOUNDARY} marks, soft hyphens and
@@ -75,14 +87,18 @@ export function normalizeMarked(marked: string): MatchText {
   s = normalizeCharacters(s).trim();
   // Text and runs in turn: [text, run, text, run, ..., text].
   const split = s.split(MARKED_RUN);
-  if (split.length === 1) return dropReferenceMarkers(s, [], []);
+  if (split.length === 1) return dropReferenceMarkers(s, [], [], []);
   const gaps: number[] = [];
   const hyphens: number[] = [];
+  const optional: number[] = [];
+  /** Where the optional span being read began; -1 outside one. */
+  let openAt = -1;
   const pieces: string[] = [split[0]!];
   let length = split[0]!.length;
   const lastRun = split.length - 2;
   for (let i = 1; i < split.length; i += 2) {
     const run = split[i]!;
+    const before = length;
     // At either end of the text the run is trimmed away.
     if (length > 0 && !(i === lastRun && split[i + 1] === '')) {
       const space = run.includes(' ');
@@ -97,11 +113,22 @@ export function normalizeMarked(marked: string): MatchText {
         gaps.push(length);
       }
     }
+    if (OPTIONAL_MARKS.test(run)) {
+      // A span holds the text between its marks, never the space of the run they stand in.
+      for (const c of run) {
+        if (c === OPTIONAL_OPEN) {
+          openAt = length;
+        } else if (c === OPTIONAL_CLOSE && openAt >= 0) {
+          if (before > openAt) optional.push(openAt, before);
+          openAt = -1;
+        }
+      }
+    }
     const text = split[i + 1]!;
     pieces.push(text);
     length += text.length;
   }
-  return dropReferenceMarkers(pieces.join(''), gaps, hyphens);
+  return dropReferenceMarkers(pieces.join(''), gaps, hyphens, optional);
 }
 
 /**
@@ -125,17 +152,55 @@ function cutOffsets(offsets: readonly number[], ranges: ReadonlyArray<readonly [
 }
 
 /**
+ * The spans still inside the text once the ranges are cut out of it and
+ * `lead` characters trimmed from its start, each end moved back by what was
+ * cut before it (an end inside a range moves to where the range was), within
+ * `[0, length]`; a span left empty goes. One walk over both, in order.
+ */
+function cutSpans(
+  spans: readonly number[],
+  ranges: ReadonlyArray<readonly [number, number]>,
+  lead: number,
+  length: number,
+): number[] {
+  let r = 0;
+  /** What the ranges wholly before the current offset removed. */
+  let removed = 0;
+  // Span ends come in ascending order, so the ranges are walked once.
+  const moved = (o: number): number => {
+    while (r < ranges.length && ranges[r]![1] <= o) {
+      removed += ranges[r]![1] - ranges[r]![0];
+      r++;
+    }
+    const inside = r < ranges.length && ranges[r]![0] < o ? o - ranges[r]![0] : 0;
+    return Math.min(length, Math.max(0, o - removed - inside - lead));
+  };
+  const out: number[] = [];
+  for (let k = 0; k < spans.length; k += 2) {
+    const a = moved(spans[k]!);
+    const b = moved(spans[k + 1]!);
+    if (b > a) out.push(a, b);
+  }
+  return out;
+}
+
+/**
  * A MatchText of `text` and offsets into it, without empty lists and without
  * offsets at the start or the end (nothing stands on one side of them).
  */
-function matchText(text: string, gaps: number[], hyphens: number[]): MatchText {
+function matchText(text: string, gaps: number[], hyphens: number[], optional: number[] = []): MatchText {
   const inside = (xs: number[]) =>
     xs.length === 0 || (xs[0]! > 0 && xs[xs.length - 1]! < text.length)
       ? xs
       : xs.filter((o) => o > 0 && o < text.length);
   const g = inside(gaps);
   const h = inside(hyphens);
-  return { text, ...(g.length > 0 ? { gaps: g } : {}), ...(h.length > 0 ? { hyphens: h } : {}) };
+  return {
+    text,
+    ...(g.length > 0 ? { gaps: g } : {}),
+    ...(h.length > 0 ? { hyphens: h } : {}),
+    ...(optional.length > 0 ? { optional } : {}),
+  };
 }
 
 /**
@@ -143,7 +208,7 @@ function matchText(text: string, gaps: number[], hyphens: number[]): MatchText {
  * here after the marks are out, so that `[<a>17</a>]` is a marker too; then
  * trims what their removal left at either end. Offsets move to match.
  */
-function dropReferenceMarkers(text: string, gaps: number[], hyphens: number[]): MatchText {
+function dropReferenceMarkers(text: string, gaps: number[], hyphens: number[], optional: number[]): MatchText {
   const ranges = referenceMarkerRanges(text);
   if (ranges.length > 0) {
     const pieces: string[] = [];
@@ -158,9 +223,9 @@ function dropReferenceMarkers(text: string, gaps: number[], hyphens: number[]): 
     const lead = cut.length - cut.trimStart().length;
     const trimmed = cut.trim();
     const shift = (xs: number[]) => cutOffsets(xs, ranges).map((o) => o - lead);
-    return matchText(trimmed, shift(gaps), shift(hyphens));
+    return matchText(trimmed, shift(gaps), shift(hyphens), cutSpans(optional, ranges, lead, trimmed.length));
   }
-  return matchText(text, gaps, hyphens);
+  return matchText(text, gaps, hyphens, optional);
 }
 
 /**
@@ -177,6 +242,7 @@ export function joinTexts(a: MatchText, b: MatchText): { text: MatchText; at: nu
       `${a.text} ${b.text}`,
       [...(a.gaps ?? []), a.text.length, ...shift(b.gaps)],
       [...(a.hyphens ?? []), ...shift(b.hyphens)],
+      [...(a.optional ?? []), ...shift(b.optional)],
     ),
     at,
   };

@@ -10,6 +10,8 @@
 import { CitationTextError } from './errors.js';
 import type { MatchText } from './marked-text.js';
 import { normalizeForMatch } from './normalize.js';
+import { withoutOptional, type Reduced } from './optional-spans.js';
+import { removeCutMarkerStart } from './reference-markers.js';
 import type { PageSources, TextSource } from './page-sources.js';
 
 export type MatchReason = 'excerpt_not_found' | 'excerpt_empty';
@@ -354,12 +356,70 @@ function findParts(page: MatchText, parts: readonly Part[]): Found[] | undefined
   return out;
 }
 
+/** One per page text object, kept while it is. */
+const reducedPages = new WeakMap<MatchText, Reduced>();
+/**
+ * The last few built, by the text itself, as for the squeezed texts, with the
+ * page text they were built from: the same text can come with other spans,
+ * gaps or soft hyphens (another page's markup), and is then reduced apart.
+ */
+const recentlyReduced = new Map<string, { from: MatchText; reduced: Reduced }>();
+
+function sameNumbers(a: readonly number[] | undefined, b: readonly number[] | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function sameMarks(a: MatchText, b: MatchText): boolean {
+  return sameNumbers(a.optional, b.optional) && sameNumbers(a.gaps, b.gaps) && sameNumbers(a.hyphens, b.hyphens);
+}
+
+/** The page text without its optional spans (optional-spans.ts), built once per page. */
+function reducedOf(page: MatchText): Reduced {
+  let r = reducedPages.get(page);
+  if (r !== undefined) return r;
+  const small = page.text.length <= RECENT_MAX_CHARS;
+  const recent = small ? recentlyReduced.get(page.text) : undefined;
+  r = recent !== undefined && sameMarks(recent.from, page) ? recent.reduced : withoutOptional(page);
+  if (small) {
+    // Most recently used last.
+    recentlyReduced.delete(page.text);
+    recentlyReduced.set(page.text, { from: page, reduced: r });
+    if (recentlyReduced.size > RECENT_KEPT) recentlyReduced.delete(recentlyReduced.keys().next().value!);
+  }
+  reducedPages.set(page, r);
+  return r;
+}
+
+/** Where an excerpt's last part ends in the text it was found in, and where an offset of the page text is there. */
+interface FoundIn {
+  end: number;
+  at: (o: number) => number;
+}
+
+const same = (o: number): number => o;
+
+/**
+ * The parts of an excerpt in a page text, in order: in the text as it is, or
+ * else, when it has optional spans, in the text without them all.
+ */
+function findPartsInText(page: MatchText, parts: readonly Part[]): FoundIn | undefined {
+  const found = findParts(page, parts);
+  if (found !== undefined) return { end: found[found.length - 1]!.end, at: same };
+  if (page.optional === undefined) return undefined;
+  const reduced = reducedOf(page);
+  const inReduced = findParts(reduced.text, parts);
+  return inReduced === undefined ? undefined : { end: inReduced[inReduced.length - 1]!.end, at: reduced.at };
+}
+
 function excerptParts(excerpt: string, options: MatchOptions): Part[] {
   const { prefixChars } = options;
   if (prefixChars !== undefined && !(Number.isSafeInteger(prefixChars) && prefixChars > 0)) {
     throw new CitationTextError('BAD_OPTION', `prefixChars must be a positive integer, got ${String(prefixChars)}`);
   }
-  return partsToCheck(normalizeForMatch(excerpt), prefixChars);
+  return partsToCheck(removeCutMarkerStart(normalizeForMatch(excerpt)), prefixChars);
 }
 
 /**
@@ -374,7 +434,7 @@ function excerptParts(excerpt: string, options: MatchOptions): Part[] {
 export function matchExcerpt(page: string | MatchText, excerpt: string, options: MatchOptions = {}): MatchResult {
   const parts = excerptParts(excerpt, options);
   if (parts.length === 0) return { found: false, reason: 'excerpt_empty' };
-  const found = findParts(typeof page === 'string' ? { text: page } : page, parts);
+  const found = findPartsInText(typeof page === 'string' ? { text: page } : page, parts);
   return found === undefined ? { found: false, reason: 'excerpt_not_found' } : { found: true };
 }
 
@@ -387,12 +447,12 @@ export function matchExcerpt(page: string | MatchText, excerpt: string, options:
 export function matchInPage(page: PageSources, excerpt: string, options: MatchOptions = {}): PageMatch {
   const parts = excerptParts(excerpt, options);
   if (parts.length === 0) return { found: false, reason: 'excerpt_empty' };
-  const found = findParts(page.text, parts);
+  const found = findPartsInText(page.text, parts);
   if (found !== undefined) {
     const ld = page.jsonLdAt;
-    return { found: true, source: ld !== undefined && found[found.length - 1]!.end > ld ? 'json_ld' : 'text' };
+    return { found: true, source: ld !== undefined && found.end > found.at(ld) ? 'json_ld' : 'text' };
   }
-  if (page.script !== undefined && findParts(page.script, parts) !== undefined) {
+  if (page.script !== undefined && findPartsInText(page.script, parts) !== undefined) {
     return { found: true, source: 'script_json' };
   }
   return { found: false, reason: 'excerpt_not_found' };

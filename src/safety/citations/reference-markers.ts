@@ -45,12 +45,19 @@ const MAINTENANCE = [
 const PAGES = String.raw`(?: ?: ?(?:pp?\. ?)?${NUMBER}(?: ?[${DASHES}] ?${NUMBER})?)?`;
 
 /**
+ * The same page number cut short by the end of the text: an excerpt that
+ * stops inside the superscript (`loop.[1]:`, `[1]: 2`, `[4]: pp. 12–`) ends
+ * with a piece of a marker the page drops whole. Only at the very end.
+ */
+const CUT_PAGES = String.raw` ?:(?: ?(?:pp?\.? ?)?(?:${NUMBER}(?: ?[${DASHES}] ?\d{0,4})?)?)?(?= ?$)`;
+
+/**
  * A space is allowed inside the brackets and before a page number because
  * the marker is markup (`<sup>[<a>17</a>]</sup>`), and an extractor that
  * puts a space at every element boundary copies it as `[ 17 ] : 207`.
  */
 const MARKER = new RegExp(
-  String.raw` ?\[ ?(?:(?:${NUMBERS}) ?\]${PAGES}|(?:${NOTE}|${LETTER}|${NEEDED}|${MAINTENANCE}) ?\])`,
+  String.raw` ?\[ ?(?:(?:${NUMBERS}) ?\](?:${CUT_PAGES}|${PAGES})|(?:${NOTE}|${LETTER}|${NEEDED}|${MAINTENANCE}) ?\])`,
   'gi',
 );
 
@@ -73,4 +80,21 @@ export function referenceMarkerRanges(text: string): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   for (const m of text.matchAll(MARKER)) out.push([m.index, m.index + m[0].length]);
   return out;
+}
+
+/**
+ * The last word of a marker of several words and its bracket, when the start
+ * of the excerpt cuts the rest off (an excerpt taken at a space of
+ * `[citation needed] that` begins `needed] that`): `needed]`, `link]`,
+ * `discuss]`, `source]`, `whom?]`, or the number or letter of `[note 2]`.
+ * Only at the very start, and only these: nothing of a claim.
+ */
+const CUT_START = /^ ?(?:needed|link|discuss|source|whom\?|\d{1,4}|[a-z]) ?\] ?(?=.)/i;
+
+/**
+ * An excerpt without the end of a marker cut by its start ({@link CUT_START}).
+ * For excerpts only: a page's text has no start cut from a longer text.
+ */
+export function removeCutMarkerStart(excerpt: string): string {
+  return excerpt.includes(']') ? excerpt.replace(CUT_START, '') : excerpt;
 }

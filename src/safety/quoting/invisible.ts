@@ -13,11 +13,20 @@
  */
 
 /**
- * Builds the result from its code units. A TextDecoder rather than Node's Buffer:
- * this module is also read where there is no Buffer (the review page's script
- * shares the citation text rules).
+ * The string of the first `length` code units of `units`, in chunks (the
+ * arguments of String.fromCharCode go on the stack). Not Node's Buffer: this
+ * module is also read where there is no Buffer (the review page's script shares
+ * the citation text rules); and not a TextDecoder, which writes U+FFFD for a
+ * lone surrogate, the mark the citation text uses for an element boundary
+ * (marked-text.ts), and drops a leading byte-order mark.
  */
-const UTF16 = new TextDecoder('utf-16le');
+function fromCodeUnits(units: Uint16Array, length: number): string {
+  let text = '';
+  for (let a = 0; a < length; a += 8192) {
+    text += String.fromCharCode.apply(null, units.subarray(a, Math.min(length, a + 8192)) as unknown as number[]);
+  }
+  return text;
+}
 const INVISIBLE_CLASS = String.raw`\p{Default_Ignorable_Code_Point}\p{Cf}\u0000-\u0008\u000E-\u001F\u007F-\u0084\u0086-\u009F`;
 
 /** Matches one run of invisible characters. */
@@ -88,5 +97,5 @@ export function removeInvisible(text: string): InvisibleRemoval {
     i += width - 1;
   }
   if (out === undefined) return { text, removed };
-  return { text: UTF16.decode(out.subarray(0, k)), removed };
+  return { text: fromCodeUnits(out, k), removed };
 }

@@ -31,6 +31,14 @@ describe('normalizeMarked', () => {
     expect(normalizeMarked('Werk\u2060zeug\u200Dtypen')).toEqual({ text: 'werkzeugtypen' });
   });
 
+  it('keeps its marks on a text that also holds invisible characters to remove', () => {
+    // The removal of invisible characters runs with the marks in the text, and must keep them.
+    expect(normalizeMarked(`the ${M}full report${M} here\u2060, \uFEFFand${M}ed`)).toEqual({
+      text: 'the full report here, anded',
+      gaps: [3, 15, 25],
+    });
+  });
+
   it('never takes the second half of a surrogate pair for a mark', () => {
     // 🐀 is \uD83D\uDC00: its second half is the mark's code unit.
     expect(normalizeMarked(`a 🐀${M}🐁 b`)).toEqual({ text: 'a 🐀🐁 b', gaps: [4] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeForMatch } from '../../../src/safety/citations/index.js';
+import { matchExcerpt, normalizeForMatch } from '../../../src/safety/citations/index.js';
 
 describe('normalizeForMatch', () => {
   it('applies NFKC and lower case', () => {
@@ -96,5 +96,32 @@ describe('reference markers with page numbers', () => {
     expect(normalizeForMatch('a [4]: p. 23 b [7]: 12–14 c')).toBe('a b c');
     // A ratio after ordinary text is left alone.
     expect(normalizeForMatch('a ratio of 2:1')).toBe('a ratio of 2:1');
+  });
+
+  it('drops a page number cut short by the end of the excerpt with its marker, and only at the end', () => {
+    for (const quoted of [
+      'the previous loop. [1] :',
+      'the previous loop.[1]:',
+      'the previous loop.[1]: 2',
+      'the previous loop. [4]: pp. 12–',
+    ]) {
+      expect(normalizeForMatch(quoted), quoted).toBe('the previous loop.');
+    }
+    // Elsewhere a colon after a marker is the sentence's.
+    expect(normalizeForMatch('as follows [1]: the list')).toBe('as follows: the list');
+    expect(normalizeForMatch('the ratio [1] 2:')).toBe('the ratio 2:');
+  });
+
+  it('drops the last word of a marker cut by the start of an excerpt, and only a marker word, only at the start', () => {
+    const page = normalizeForMatch(
+      'It can be shown[citation needed] that, for a given matrix, it is safe [note 2] for children.',
+    );
+    for (const quoted of ['needed] that, for a given matrix', 'needed]that, for a given matrix', '2] for children.']) {
+      expect(matchExcerpt(page, quoted).found, quoted).toBe(true);
+    }
+    // Any other word before a bracket is the excerpt's, and so is a marker word elsewhere.
+    for (const quoted of ['safe] for children.', 'matrix] that, for a given matrix', 'it is needed] for children.']) {
+      expect(matchExcerpt(page, quoted).found, quoted).toBe(false);
+    }
   });
 });

@@ -55,6 +55,13 @@ describe('invisible characters', () => {
     }
   });
 
+  it('keeps every other code unit as it is, a lone surrogate and a leading byte-order mark removed alone', () => {
+    expect(removeInvisible('\uDC00a\u200Bb\uD800').text).toBe('\uDC00ab\uD800');
+    expect(removeInvisible('\uFEFF\uFEFFx\u200B').text).toBe('x');
+    const long = `${'é\u200B'.repeat(20_000)}🐀`;
+    expect(removeInvisible(long).text).toBe(`${'é'.repeat(20_000)}🐀`);
+  });
+
   it('keeps tabs, every line terminator and visible non-ASCII text', () => {
     const text = 'α-helix\tβ-sheet\r\n5 µm,\v37 °C,\fnaïve\rT\u0085cells,\u2028中文,\u2029عربى';
     expect(removeInvisible(text).text).toBe(text);
