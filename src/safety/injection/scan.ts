@@ -1,0 +1,426 @@
+/**
+ * The detector's single pass over the normalised view. One walk of the view
+ * does three things at once:
+ *
+ * - it cuts the view into words (runs of ASCII letters and digits, runs of
+ *   letters of other alphabets, and each CJK character alone) and feeds their
+ *   hashed unigrams and bigrams to the linear model (model.ts), in windows of
+ *   WINDOW_TOKENS words that overlap by half;
+ * - at each word or character where some rule can begin (a rule's triggers,
+ *   rules.ts), it tries that rule there and only there, as a sticky regex: a
+ *   text is not searched once per rule, and most words trigger nothing;
+ * - it finds runs of base64 and of binary bytes, and questions.
+ *
+ * Each rule attempt is bounded (the patterns have bounded gaps), and an
+ * attempt inside a rule's last match is skipped, so the pass is linear.
+ */
+import { ASCII_WORD, FNV, PRIME, SMALL, isCjk, isSeparator, wordHash } from './words.js';
+import { ENCODED_WEIGHT, QUESTION_WEIGHT, RULES, SQUASHED_PHRASES, SIGNAL_KINDS, type SignalKind } from './rules.js';
+
+/** A window of the model: this many words, a new one every WINDOW_TOKENS / 2 words. */
+export const WINDOW_TOKENS = 32;
+const STRIDE = WINDOW_TOKENS / 2;
+
+/** Hashed features live in [0, HASHED); one feature per signal kind after them. */
+export const HASHED = 1 << 18;
+export const FEATURES = HASHED + SIGNAL_KINDS.length;
+
+export interface ViewSignal {
+  kind: SignalKind;
+  from: number;
+  to: number;
+  weight: number;
+}
+
+/** The model's weights, and an optional record of each window's features (for training). */
+export interface ModelInput {
+  weights: Float32Array | Int8Array;
+  scale: number;
+  bias: number;
+  /** Called with each window's feature indices (with repeats) when given. */
+  record?: (features: number[]) => void;
+}
+
+export interface ScanResult {
+  signals: ViewSignal[];
+  /** The best window's logit, or -Infinity for a text without words. */
+  logit: number;
+}
+
+const KIND_INDEX = new Map<SignalKind, number>(SIGNAL_KINDS.map((k, i) => [k, i]));
+
+const NUMBER = wordHash('#NUMBER');
+const SENTENCE = wordHash('#SENTENCE');
+const QUESTION_MARK = wordHash('?');
+const COLON = wordHash(':');
+const EXCLAMATION = wordHash('!');
+
+function bigram(a: number, b: number): number {
+  return Math.imul(a ^ Math.imul(b, 0x9e3779b1 | 0), PRIME) & SMALL;
+}
+
+// ---------------------------------------------------------------- triggers
+
+/** Rule indices by the hash of the word they may begin with. */
+const byWord = new Map<number, number[]>();
+/** The same, for rules whose words count only where a sentence may open. */
+const byOpeningWord = new Map<number, number[]>();
+/** Rule indices by the bigram hash of the two words they may begin with. */
+const byPair = new Map<number, number[]>();
+/** Rule indices by the hash of a word that is a whole match of theirs. */
+const byWordWhole = new Map<number, number[]>();
+/** Rule indices by the character they may begin with. */
+const byChar = new Map<number, number[]>();
+/** Rules tried at the start of each line. */
+const atLine: number[] = [];
+/** Characters that trigger only at the start of a run of such characters, so that a long run costs one attempt. */
+const RUN_CHARS = new Set([0x2d, 0x3d, 0x2a, 0x23]);
+/** Characters after which a sentence may open: see the imperative rule's look-behind. */
+const OPENERS = new Uint8Array(128);
+for (const c of '.!?:;"\'*>-)]\n') OPENERS[c.charCodeAt(0)] = 1;
+
+function add<K>(map: Map<K, number[]>, key: K, rule: number): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [rule]);
+  else if (!list.includes(rule)) list.push(rule);
+}
+RULES.forEach((rule, r) => {
+  const whole = new Set(rule.starts.single ?? []);
+  for (const w of rule.starts.words ?? []) {
+    const [a, b] = w.split(' ');
+    if (b !== undefined) add(byPair, bigram(wordHash(a!), wordHash(b)), r);
+    else add(whole.has(w) ? byWordWhole : rule.starts.sentence === true ? byOpeningWord : byWord, wordHash(w), r);
+  }
+  for (const c of rule.starts.chars ?? []) add(byChar, c.charCodeAt(0), r);
+  if (rule.starts.line === true) atLine.push(r);
+});
+const charTrigger = new Uint8Array(0x10000);
+for (const c of byChar.keys()) charTrigger[c] = 1;
+
+const ENCODED_MIN = 40;
+/** One-letter words in a row that call for the squashed reading of the run and the words before it (`I g n o r e`). */
+const SPACED_RUN = 6;
+/** The longest span a rule can match (the patterns' gaps are bounded well below this). */
+const MAX_SPAN = 512;
+/** Units kept before a rule's start for its look-behind: more than the imperative's look-behind can reach, so the slice's start never reads as a line's start. */
+const BACK = 16;
+
+/**
+ * The model's state in the pass: two overlapping windows, in typed arrays
+ * and plain functions (no closures), which keeps the per-word work small.
+ */
+class Windows {
+  /** logit of window 0 and 1, then the best closed window's. */
+  readonly logit = new Float64Array(3);
+  /** words in window 0 and 1, signal kinds seen in each (bit sets), words so far, previous word's hash. */
+  readonly n = new Int32Array(6);
+  weights: Float32Array | Int8Array = new Int8Array(FEATURES);
+  scale = 0;
+  bias = 0;
+  record: ((features: number[]) => void) | undefined;
+  feats: number[][] | undefined;
+
+  /** Ready for a new text: the pass reuses one Windows, as allocating per text costs more than short texts do. */
+  reset(model: ModelInput): void {
+    this.weights = model.weights;
+    this.scale = model.scale;
+    this.bias = model.bias;
+    this.record = model.record;
+    this.logit[0] = this.logit[1] = model.bias;
+    this.logit[2] = -Infinity;
+    this.n.fill(0);
+    this.n[PREV] = SENTENCE;
+    this.feats = model.record === undefined ? undefined : [[], []];
+  }
+}
+const TOKENS = 4;
+const PREV = 5;
+
+function addFeature(w: Windows, f: number): void {
+  const x = w.weights[f]! * w.scale;
+  w.logit[0]! += x;
+  w.logit[1]! += x;
+  if (w.feats !== undefined) {
+    w.feats[0]!.push(f);
+    w.feats[1]!.push(f);
+  }
+}
+
+function closeWindow(w: Windows, slot: number): void {
+  if (w.n[slot]! > 0) {
+    if (w.logit[slot]! > w.logit[2]!) w.logit[2] = w.logit[slot]!;
+    if (w.feats !== undefined) w.record!(w.feats[slot]!);
+  }
+  w.logit[slot] = w.bias;
+  w.n[slot] = 0;
+  w.n[2 + slot] = 0;
+  if (w.feats !== undefined) w.feats[slot] = [];
+}
+
+function addToken(w: Windows, h: number): void {
+  const t = w.n[TOKENS]!;
+  if (t > 0 && t % STRIDE === 0) closeWindow(w, (t / STRIDE) & 1);
+  w.n[TOKENS] = t + 1;
+  w.n[0]!++;
+  w.n[1]!++;
+  addFeature(w, h % HASHED);
+  addFeature(w, bigram(w.n[PREV]!, h) % HASHED);
+  w.n[PREV] = h;
+}
+
+function addKind(w: Windows, kind: number): void {
+  const bit = 1 << kind;
+  const f = HASHED + kind;
+  const x = w.weights[f]! * w.scale;
+  for (let s = 0; s < 2; s++) {
+    if ((w.n[2 + s]! & bit) === 0) {
+      w.n[2 + s]! |= bit;
+      w.logit[s]! += x;
+      if (w.feats !== undefined) w.feats[s]!.push(f);
+    }
+  }
+}
+
+export class Pass {
+  found: ViewSignal[] = [];
+  readonly lastEnd = new Int32Array(RULES.length);
+  prevWord = 0;
+  prevStart = -1;
+  squashedEnd = 0;
+  view = '';
+  readonly w = new Windows();
+
+  reset(view: string, model: ModelInput): void {
+    this.found = [];
+    this.lastEnd.fill(0);
+    this.prevWord = 0;
+    this.prevStart = -1;
+    this.squashedEnd = 0;
+    this.view = view;
+    this.w.reset(model);
+  }
+
+  signal(kind: SignalKind, from: number, to: number, weight: number): void {
+    this.found.push({ kind, from, to, weight });
+    addKind(this.w, KIND_INDEX.get(kind)!);
+  }
+
+  attempt(r: number, at: number): void {
+    if (at < this.lastEnd[r]!) return;
+    const rule = RULES[r]!;
+    const re = rule.pattern;
+    // On a bounded slice: V8 runs a sticky regex on a long string far more slowly than on a short one.
+    // BACK units before `at` stay in the slice for the patterns' look-behinds.
+    const from = at > BACK ? at - BACK : 0;
+    re.lastIndex = at - from;
+    const m = re.exec(this.view.slice(from, at + MAX_SPAN));
+    if (m === null || m[0].length === 0) return;
+    if (rule.accept !== undefined && !rule.accept(m[0])) return;
+    const lead = m[1] === undefined ? 0 : m[0].length - m[1].length;
+    this.lastEnd[r] = at + m[0].length;
+    this.signal(rule.kind, at + lead, at + m[0].length, rule.weight);
+  }
+
+  /** A word that is a whole match of rule r. */
+  whole(r: number, from: number, to: number): void {
+    if (from < this.lastEnd[r]!) return;
+    const rule = RULES[r]!;
+    this.lastEnd[r] = to;
+    this.signal(rule.kind, from, to, rule.weight);
+  }
+
+  /** The word [from, to) with hash h: the rules it triggers, alone or as the second of a pair. */
+  word(h: number, from: number, to: number, opening: boolean): void {
+    let rules = byWord.get(h);
+    if (rules !== undefined) this.attemptAll(rules, from);
+    if (opening) {
+      rules = byOpeningWord.get(h);
+      if (rules !== undefined) this.attemptAll(rules, from);
+    }
+    rules = byWordWhole.get(h);
+    if (rules !== undefined) for (let k = 0; k < rules.length; k++) this.whole(rules[k]!, from, to);
+    if (this.prevStart >= 0) {
+      rules = byPair.get(bigram(this.prevWord, h));
+      if (rules !== undefined) this.attemptAll(rules, this.prevStart);
+    }
+    this.prevWord = h;
+    this.prevStart = from;
+  }
+
+  attemptAll(rules: readonly number[], at: number): void {
+    for (let k = 0; k < rules.length; k++) this.attempt(rules[k]!, at);
+  }
+}
+
+const PASS = new Pass();
+
+/** The pass over `view`, scored by `model`. */
+export function scanView(view: string, model: ModelInput): ScanResult {
+  const n = view.length;
+  // One pass object for every text; the pass is synchronous and calls nothing that could re-enter it.
+  const pass = PASS;
+  pass.reset(view, model);
+  const w = pass.w;
+
+  // Word state.
+  let wordStart = -1;
+  let h = FNV;
+  let digitsOnly = true;
+  let binary = true;
+  // One-letter words in a row.
+  let letters = 0;
+  let lettersFrom = 0;
+  let lettersTo = 0;
+  /** Whether a sentence may open at the next word. */
+  let opening = true;
+  // Base64 run state.
+  let b64From = 0;
+  let b64Digit = false;
+
+  pass.attemptAll(atLine, 0);
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? view.charCodeAt(i) : 0x0a;
+    const ascii = c < 128;
+    const inWord = ascii ? ASCII_WORD[c] === 1 : !isSeparator(c) && !isCjk(c);
+
+    // Base64: letters, digits, + and /; a run of ENCODED_MIN or more with a digit.
+    if (ascii && (ASCII_WORD[c] === 1 || c === 0x2b || c === 0x2f) && i < n) {
+      if (c <= 0x39 && c >= 0x30) b64Digit = true;
+    } else {
+      if (b64Digit && i - b64From >= ENCODED_MIN) pass.signal('encoded_payload', b64From, i, ENCODED_WEIGHT);
+      b64From = i + 1;
+      b64Digit = false;
+    }
+
+    if (inWord && i < n) {
+      if (wordStart < 0) {
+        wordStart = i;
+        h = FNV;
+        digitsOnly = true;
+        binary = true;
+      }
+      h = Math.imul(h ^ c, PRIME);
+      if (c < 0x30 || c > 0x39) digitsOnly = false;
+      if (c !== 0x30 && c !== 0x31) binary = false;
+      continue;
+    }
+    if (wordStart >= 0) {
+      const hw = h & SMALL;
+      addToken(w, digitsOnly ? NUMBER : hw);
+      if (i - wordStart >= JOINED_MIN && JOINED_HEAD.test(view.slice(wordStart, i)))
+        findSquashed(pass, Math.max(0, wordStart - JOINED_BEFORE), Math.min(n, i + JOINED_AFTER));
+      if (i - wordStart === 1) {
+        if (letters++ === 0) lettersFrom = wordStart;
+        lettersTo = i;
+      } else {
+        if (letters >= SPACED_RUN) findSquashed(pass, Math.max(0, lettersFrom - JOINED_BEFORE), Math.min(n, i));
+        letters = 0;
+      }
+      pass.word(hw, wordStart, i, opening);
+      opening = false;
+      if (binary && i - wordStart === 8) pass.attempt(BINARY_RULE, wordStart);
+      wordStart = -1;
+    }
+    if (i === n) break;
+    if (ascii) {
+      if (c === 0x20) continue;
+    } else if (isCjk(c)) {
+      const hc = Math.imul(FNV ^ c, PRIME) & SMALL;
+      addToken(w, hc);
+      pass.word(hc, i, i + 1, opening);
+      opening = false;
+      continue;
+    }
+    if (ascii && OPENERS[c] === 1) opening = true;
+    if (charTrigger[c] === 1) {
+      // A run of `-`, `=`, `*` or `#` is tried once, at its start, and only when it is three long.
+      if (!RUN_CHARS.has(c)) pass.attemptAll(byChar.get(c)!, i);
+      else if (
+        (i === 0 || !RUN_CHARS.has(view.charCodeAt(i - 1))) &&
+        RUN_CHARS.has(view.charCodeAt(i + 1)) &&
+        RUN_CHARS.has(view.charCodeAt(i + 2))
+      )
+        pass.attemptAll(byChar.get(c)!, i);
+    }
+    if (c === 0x0a) {
+      w.n[PREV] = SENTENCE;
+      pass.attemptAll(atLine, i + 1);
+    } else if (c === 0x2e || c === 0x3b) {
+      w.n[PREV] = SENTENCE;
+    } else if (c === 0x3f) {
+      addToken(w, QUESTION_MARK);
+      w.n[PREV] = SENTENCE;
+      question(pass, i);
+    } else if (c === 0x21) {
+      addToken(w, EXCLAMATION);
+      w.n[PREV] = SENTENCE;
+    } else if (c === 0x3a) {
+      addToken(w, COLON);
+    }
+  }
+  if (letters >= SPACED_RUN) findSquashed(pass, Math.max(0, lettersFrom - JOINED_BEFORE), Math.min(n, lettersTo));
+  closeWindow(w, 0);
+  closeWindow(w, 1);
+  const result = { signals: pass.found, logit: w.logit[2]! };
+  pass.view = '';
+  return result;
+}
+
+/** A word at least this long may be words run together (by a removed space or separator): `IGNOREPREVIOUS`. */
+const JOINED_MIN = 11;
+/** Around such a word, this much of the view is read with everything but letters removed. */
+const JOINED_BEFORE = 32;
+const JOINED_AFTER = 48;
+/** The first word of each squashed phrase: a long word without one cannot be part of a phrase's joined form. */
+const JOINED_HEAD = new RegExp([...new Set(SQUASHED_PHRASES.map((p) => p.head))].join('|'));
+
+/**
+ * Phrases read on `view` [from, to) with everything but letters removed, so
+ * that `I g n o r e  p r e v i o u s` or `IGNOREPREVIOUS INSTRUCTIONS` is read
+ * too (SQUASHED_PHRASES, rules.ts).
+ */
+export function findSquashed(pass: Pass, from: number, to: number): void {
+  const view = pass.view;
+  const at: number[] = [];
+  let letters = '';
+  for (let i = from; i < to; i++) {
+    const c = view.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) {
+      at.push(i);
+      letters += view[i];
+    }
+  }
+  if (at.length === 0) return;
+  for (const { key, weight } of SQUASHED_PHRASES) {
+    let i = letters.indexOf(key);
+    while (i !== -1) {
+      const start = at[i]!;
+      if (start >= pass.squashedEnd) {
+        pass.squashedEnd = at[i + key.length - 1]! + 1;
+        pass.signal('spaced_phrase', start, pass.squashedEnd, weight);
+      }
+      i = letters.indexOf(key, i + key.length);
+    }
+  }
+}
+
+/** The binary-bytes rule, tried at each word of eight binary digits. */
+const BINARY_RULE = RULES.findIndex((r) => r.kind === 'encoded_payload');
+
+/**
+ * A question: what a user asks an assistant, rare in the body of a paper.
+ * From the `?` back to the start of its sentence, at most QUESTION_SPAN units.
+ */
+const QUESTION_SPAN = 240;
+function question(pass: Pass, q: number): void {
+  const view = pass.view;
+  let from = q;
+  const stop = Math.max(0, q - QUESTION_SPAN);
+  while (from > stop) {
+    const c = view.charCodeAt(from - 1);
+    if (c === 0x2e || c === 0x21 || c === 0x3f || c === 0x0a || c === 0xbf) break;
+    from--;
+  }
+  // A lone `?` in a URL or a table cell is no question: the sentence needs a few words.
+  if (q - from >= 6 && view.charCodeAt(q - 1) !== 0x3f) pass.signal('question', from, q + 1, QUESTION_WEIGHT);
+}
