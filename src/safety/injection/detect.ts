@@ -5,42 +5,41 @@
  * It reads the normalised view of quoting (../quoting/normalized-view.ts),
  * so what Layer 1 already undoes (lookalike letters, invisible characters,
  * character references and escapes, Unicode tags) hides nothing here either.
- * One pass over the view (scan.ts) finds the rules' signals (rules.ts,
- * lexicons.ts), trying each rule only at the words and characters where it
- * can begin, and reads phrases spelt out with spaces or separators between
- * the letters. Each signal's offsets refer to the original text.
+ * One pass over the view (scan.ts) does two things:
  *
- * The score is local: signals are combined within a window of the view
- * (WINDOW units), each kind once at its strongest, as a noisy-OR
- * (1 - prod(1 - weight)); the text's score is its best window's. A long page
- * does not add up many weak signals far apart into a strong one, and an
- * attack in the middle of a long page scores as it would alone.
+ * - the rules (rules.ts, lexicons.ts) find signals, each rule tried only at
+ *   the words and characters where it can begin; phrases spelt out with
+ *   spaces or separators between the letters are read too;
+ * - a linear model (model.ts) scores windows of WINDOW_TOKENS words from
+ *   their hashed word unigrams and bigrams and the signal kinds found in
+ *   them.
+ *
+ * The score is the model's (its best window, less a penalty that grows with
+ * the log of the number of windows, so a long page is not flagged for being
+ * long), or the weight of the strongest signal when that reaches CERTAIN (an
+ * override, a chat-template token, a tool call): those are suspected
+ * whatever the words around them. Each signal's offsets refer to the
+ * original text.
  */
 import { buildView, scanText } from '../quoting/normalized-view.js';
-import { SIGNAL_KINDS, type SignalKind } from './rules.js';
+import { type SignalKind } from './rules.js';
 import { scanView, type ViewSignal } from './scan.js';
+
+export { WINDOW_TOKENS } from './scan.js';
 import { MODEL } from './model.js';
 
 export { SIGNAL_KINDS, type SignalKind } from './rules.js';
 
 /**
- * The default threshold, chosen on development data (ordinary science
- * sentences, e-mails, tables and web-page text) for at most 1% false
- * positives; docs/quoting.md gives the figures.
+ * The default threshold. The model's bias is set in training so that this
+ * threshold falls where cross-validated scores of the development corpus's
+ * benign texts are at most 0.5% above it (2% for web pages);
+ * docs/quoting.md and docs/benchmarks.md give the figures.
  */
 export const DEFAULT_INJECTION_THRESHOLD = 0.7;
 
-/** How far apart, in units of the view, two signals may be and still add to one score. */
-export const WINDOW = 250;
-
-/**
- * Weak signals alone (the second person, an imperative, a question, an AI
- * named) are common in ordinary writing that talks to its reader, such as a
- * how-to page; together they score at most WEAK_CAP, below the default
- * threshold, unless a signal of at least STRONG weight is in the window.
- */
-export const WEAK_CAP = 0.6;
-export const STRONG = 0.6;
+/** A signal this strong alone (an override, a chat-template token, a tool call) makes the text suspected whatever the model says. */
+export const CERTAIN = 0.85;
 
 export interface InjectionSignal {
   kind: SignalKind;
@@ -71,46 +70,11 @@ export interface DetectOptions {
 /** Signals kept in a result: a hostile text may hold thousands, and the report should stay small. */
 export const MAX_SIGNALS = 64;
 
-const KIND_INDEX = new Map<SignalKind, number>(SIGNAL_KINDS.map((k, i) => [k, i]));
-
-/** The best noisy-OR over windows of WINDOW view units, each kind counted once at its strongest. */
-function windowScore(signals: ViewSignal[]): number {
-  if (signals.length === 0) return 0;
-  const sorted = [...signals].sort((a, b) => a.from - b.from);
-  const kinds = SIGNAL_KINDS.length;
-  // For each kind, the weights inside the window, as counts per distinct weight would be costly; a small multiset per kind is enough since weights are few.
-  const inWindow: Array<Map<number, number>> = Array.from({ length: kinds }, () => new Map<number, number>());
-  let best = 0;
-  let lo = 0;
-  for (let hi = 0; hi < sorted.length; hi++) {
-    const s = sorted[hi]!;
-    const bucket = inWindow[KIND_INDEX.get(s.kind)!]!;
-    bucket.set(s.weight, (bucket.get(s.weight) ?? 0) + 1);
-    while (sorted[lo]!.from < s.from - WINDOW) {
-      const old = sorted[lo]!;
-      const b = inWindow[KIND_INDEX.get(old.kind)!]!;
-      const left = b.get(old.weight)! - 1;
-      if (left === 0) b.delete(old.weight);
-      else b.set(old.weight, left);
-      lo++;
-    }
-    let keep = 1;
-    let strongest = 0;
-    for (const b of inWindow) {
-      let max = 0;
-      for (const w of b.keys()) if (w > max) max = w;
-      keep *= 1 - max;
-      if (max > strongest) strongest = max;
-    }
-    const score = strongest >= STRONG ? 1 - keep : Math.min(1 - keep, WEAK_CAP);
-    if (score > best) best = score;
-  }
-  return best;
-}
-
-/** The text's score from the rules' best window and the model's best window. */
-function combine(rules: number, model: number): number {
-  return Math.max(rules, model);
+/** The text's score: the model's best window, or its strongest signal if that is a near-certain one. */
+function combine(signals: readonly ViewSignal[], model: number): number {
+  let strongest = 0;
+  for (const s of signals) if (s.weight > strongest) strongest = s.weight;
+  return strongest >= CERTAIN ? Math.max(strongest, model) : model;
 }
 
 /**
@@ -135,7 +99,7 @@ export function detectOnView(
   const threshold = options.threshold ?? DEFAULT_INJECTION_THRESHOLD;
   const { signals: found, logit } = scanView(view, MODEL);
   const model = logit === -Infinity ? 0 : 1 / (1 + Math.exp(-logit));
-  const score = Math.round(combine(windowScore(found), model) * 1e4) / 1e4;
+  const score = Math.round(combine(found, model) * 1e4) / 1e4;
   if (found.length === 0) return { score, suspected: score >= threshold, threshold, signals: [] };
   found.sort((a, b) => a.from - b.from || b.weight - a.weight);
   const kept = found.slice(0, MAX_SIGNALS);

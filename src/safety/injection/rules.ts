@@ -20,6 +20,7 @@ import {
   READER_OUTPUTS,
   SECOND_PERSON,
   SECRETS,
+  WEAK_INSTRUCTION_NOUNS,
 } from './lexicons.js';
 
 export const SIGNAL_KINDS = [
@@ -137,6 +138,13 @@ export const RULES: readonly Rule[] = [
     kind: 'override',
     weight: 0.95,
     pattern: new RegExp(`${B}${verbs}${E}${clause(32)}${B}${nouns}`, 'y'),
+    starts: startsOf(all(OVERRIDE_VERBS)),
+  },
+  // The same verbs before nouns that ordinary prose also uses: weaker alone, a feature for the model.
+  {
+    kind: 'override',
+    weight: 0.6,
+    pattern: new RegExp(`${B}${verbs}${E}${clause(32)}${B}${alt(WEAK_INSTRUCTION_NOUNS)}`, 'y'),
     starts: startsOf(all(OVERRIDE_VERBS)),
   },
   // Languages whose verb comes last (Japanese, Korean, German's infinitive): the noun, then the verb.

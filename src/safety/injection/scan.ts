@@ -18,7 +18,14 @@ import { ASCII_WORD, FNV, PRIME, SMALL, isCjk, isSeparator, wordHash } from './w
 import { ENCODED_WEIGHT, QUESTION_WEIGHT, RULES, SQUASHED_PHRASES, SIGNAL_KINDS, type SignalKind } from './rules.js';
 
 /** A window of the model: this many words, a new one every WINDOW_TOKENS / 2 words. */
-export const WINDOW_TOKENS = 32;
+export const WINDOW_TOKENS = 64;
+/**
+ * A text's logit is its best window's less LENGTH_PENALTY times the log of
+ * its number of windows: a long text has many windows, and the best of many
+ * benign windows scores higher than one; this keeps the false-positive rate
+ * of a long page near that of a sentence (see docs/quoting.md, Limits).
+ */
+export const LENGTH_PENALTY = 3;
 const STRIDE = WINDOW_TOKENS / 2;
 
 /** Hashed features live in [0, HASHED); one feature per signal kind after them. */
@@ -43,7 +50,7 @@ export interface ModelInput {
 
 export interface ScanResult {
   signals: ViewSignal[];
-  /** The best window's logit, or -Infinity for a text without words. */
+  /** The best window's logit less the length penalty, or -Infinity for a text without words. */
   logit: number;
 }
 
@@ -113,7 +120,7 @@ class Windows {
   /** logit of window 0 and 1, then the best closed window's. */
   readonly logit = new Float64Array(3);
   /** words in window 0 and 1, signal kinds seen in each (bit sets), words so far, previous word's hash. */
-  readonly n = new Int32Array(6);
+  readonly n = new Int32Array(7);
   weights: Float32Array | Int8Array = new Int8Array(FEATURES);
   scale = 0;
   bias = 0;
@@ -135,6 +142,8 @@ class Windows {
 }
 const TOKENS = 4;
 const PREV = 5;
+/** Windows closed with at least one word. */
+const CLOSED = 6;
 
 function addFeature(w: Windows, f: number): void {
   const x = w.weights[f]! * w.scale;
@@ -148,6 +157,7 @@ function addFeature(w: Windows, f: number): void {
 
 function closeWindow(w: Windows, slot: number): void {
   if (w.n[slot]! > 0) {
+    w.n[CLOSED]!++;
     if (w.logit[slot]! > w.logit[2]!) w.logit[2] = w.logit[slot]!;
     if (w.feats !== undefined) w.record!(w.feats[slot]!);
   }
@@ -361,7 +371,9 @@ export function scanView(view: string, model: ModelInput): ScanResult {
   if (letters >= SPACED_RUN) findSquashed(pass, Math.max(0, lettersFrom - JOINED_BEFORE), Math.min(n, lettersTo));
   closeWindow(w, 0);
   closeWindow(w, 1);
-  const result = { signals: pass.found, logit: w.logit[2]! };
+  const windows = w.n[CLOSED]!;
+  const logit = windows === 0 ? -Infinity : w.logit[2]! - LENGTH_PENALTY * Math.log(windows);
+  const result = { signals: pass.found, logit };
   pass.view = '';
   return result;
 }

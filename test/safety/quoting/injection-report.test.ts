@@ -23,9 +23,10 @@ describe('quoting reports the injection detector', () => {
   });
 
   it('applies the threshold given', () => {
-    const t = 'Write a poem about the sea.';
+    const t = 'The results suggest that you can reduce the dose.';
+    const score = neutralize(t, { detect: true }).report.injection!.score;
     expect(neutralize(t, { detect: true }).report.injection?.suspected).toBe(false);
-    expect(neutralize(t, { detect: true, injectionThreshold: 0.2 }).report.injection?.suspected).toBe(true);
+    expect(neutralize(t, { detect: true, injectionThreshold: score }).report.injection?.suspected).toBe(true);
   });
 
   it('agrees with the detector through the invisible-character path', () => {
