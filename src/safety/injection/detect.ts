@@ -58,7 +58,10 @@ export interface InjectionDetection {
   suspected: boolean;
   /** The threshold applied. */
   threshold: number;
-  /** The spans behind the score, in order of their start; at most MAX_SIGNALS. */
+  /**
+   * When suspected, the spans behind the score, in order of their start; at
+   * most MAX_SIGNALS. Empty when not suspected (a lower threshold shows them).
+   */
   signals: InjectionSignal[];
 }
 
@@ -100,13 +103,15 @@ export function detectOnView(
   const { signals: found, logit } = scanView(view, MODEL);
   const model = logit === -Infinity ? 0 : 1 / (1 + Math.exp(-logit));
   const score = Math.round(combine(found, model) * 1e4) / 1e4;
-  if (found.length === 0) return { score, suspected: score >= threshold, threshold, signals: [] };
+  const suspected = score >= threshold;
+  // Spans are reported for a suspected text only: mapping them back to the original costs a second reading of a text that is not aligned with its view.
+  if (found.length === 0 || !suspected) return { score, suspected, threshold, signals: [] };
   found.sort((a, b) => a.from - b.from || b.weight - a.weight);
   const kept = found.slice(0, MAX_SIGNALS);
   // The map back to the original is built only when the view is not the text's own indices and there is something to point at.
   if (aligned) {
     const signals = kept.map((s) => ({ kind: s.kind, start: s.from, end: s.to, weight: s.weight }));
-    return { score, suspected: score >= threshold, threshold, signals };
+    return { score, suspected, threshold, signals };
   }
   const map = buildView(text);
   const signals = kept.map((s) => ({
@@ -115,5 +120,5 @@ export function detectOnView(
     end: map.end[s.to - 1]!,
     weight: s.weight,
   }));
-  return { score, suspected: score >= threshold, threshold, signals };
+  return { score, suspected, threshold, signals };
 }

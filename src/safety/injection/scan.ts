@@ -14,7 +14,7 @@
  * Each rule attempt is bounded (the patterns have bounded gaps), and an
  * attempt inside a rule's last match is skipped, so the pass is linear.
  */
-import { ASCII_WORD, FNV, PRIME, SMALL, isCjk, isSeparator, wordHash } from './words.js';
+import { FNV, PRIME, SMALL, isCjk, isSeparator, wordHash } from './words.js';
 import { ENCODED_WEIGHT, QUESTION_WEIGHT, RULES, SQUASHED_PHRASES, SIGNAL_KINDS, type SignalKind } from './rules.js';
 
 /** A window of the model: this many words, a new one every WINDOW_TOKENS / 2 words. */
@@ -29,7 +29,7 @@ export const LENGTH_PENALTY = 3;
 const STRIDE = WINDOW_TOKENS / 2;
 
 /** Hashed features live in [0, HASHED); one feature per signal kind after them. */
-export const HASHED = 1 << 18;
+export const HASHED = 1 << 16;
 export const FEATURES = HASHED + SIGNAL_KINDS.length;
 
 export interface ViewSignal {
@@ -74,6 +74,13 @@ const byWord = new Map<number, number[]>();
 const byOpeningWord = new Map<number, number[]>();
 /** Rule indices by the bigram hash of the two words they may begin with. */
 const byPair = new Map<number, number[]>();
+/** Bit sets over the low bits of word hashes: words that may trigger a rule alone, and first words of pairs. */
+const BITS_MASK = (1 << 16) - 1;
+const FIRST_BITS = new Int32Array(1 << 11);
+const HEAD_BITS = new Int32Array(1 << 11);
+function setBit(bits: Int32Array, h: number): void {
+  bits[(h & BITS_MASK) >> 5]! |= 1 << (h & 31);
+}
 /** Rule indices by the hash of a word that is a whole match of theirs. */
 const byWordWhole = new Map<number, number[]>();
 /** Rule indices by the character they may begin with. */
@@ -82,9 +89,20 @@ const byChar = new Map<number, number[]>();
 const atLine: number[] = [];
 /** Characters that trigger only at the start of a run of such characters, so that a long run costs one attempt. */
 const RUN_CHARS = new Set([0x2d, 0x3d, 0x2a, 0x23]);
-/** Characters after which a sentence may open: see the imperative rule's look-behind. */
-const OPENERS = new Uint8Array(128);
-for (const c of '.!?:;"\'*>-)]\n') OPENERS[c.charCodeAt(0)] = 1;
+/**
+ * Classes of ASCII units, as bits: a unit of a word; a digit; 0 or 1; a base64
+ * unit; a unit after which a sentence may open (see the imperative rule's
+ * look-behind).
+ */
+const WORD = 1;
+const DIGIT = 2;
+const BIN = 4;
+const B64 = 8;
+const OPENER = 16;
+const CLASS = new Uint8Array(128);
+for (let c = 0x41; c <= 0x5a; c++) CLASS[c] = WORD | B64;
+for (let c = 0x30; c <= 0x39; c++) CLASS[c] = WORD | B64 | DIGIT | (c <= 0x31 ? BIN : 0);
+for (const c of '.!?:;"\'*>-)]\n') CLASS[c.charCodeAt(0)] = OPENER;
 
 function add<K>(map: Map<K, number[]>, key: K, rule: number): void {
   const list = map.get(key);
@@ -95,8 +113,13 @@ RULES.forEach((rule, r) => {
   const whole = new Set(rule.starts.single ?? []);
   for (const w of rule.starts.words ?? []) {
     const [a, b] = w.split(' ');
-    if (b !== undefined) add(byPair, bigram(wordHash(a!), wordHash(b)), r);
-    else add(whole.has(w) ? byWordWhole : rule.starts.sentence === true ? byOpeningWord : byWord, wordHash(w), r);
+    if (b !== undefined) {
+      add(byPair, bigram(wordHash(a!), wordHash(b)), r);
+      setBit(HEAD_BITS, wordHash(a!));
+    } else {
+      add(whole.has(w) ? byWordWhole : rule.starts.sentence === true ? byOpeningWord : byWord, wordHash(w), r);
+      setBit(FIRST_BITS, wordHash(w));
+    }
   }
   for (const c of rule.starts.chars ?? []) add(byChar, c.charCodeAt(0), r);
   if (rule.starts.line === true) atLine.push(r);
@@ -241,16 +264,19 @@ export class Pass {
 
   /** The word [from, to) with hash h: the rules it triggers, alone or as the second of a pair. */
   word(h: number, from: number, to: number, opening: boolean): void {
-    let rules = byWord.get(h);
-    if (rules !== undefined) this.attemptAll(rules, from);
-    if (opening) {
-      rules = byOpeningWord.get(h);
+    // Most words trigger nothing: a bit set answers that before any map is read.
+    if ((FIRST_BITS[(h & BITS_MASK) >> 5]! & (1 << (h & 31))) !== 0) {
+      let rules = byWord.get(h);
       if (rules !== undefined) this.attemptAll(rules, from);
+      if (opening) {
+        rules = byOpeningWord.get(h);
+        if (rules !== undefined) this.attemptAll(rules, from);
+      }
+      rules = byWordWhole.get(h);
+      if (rules !== undefined) for (let k = 0; k < rules.length; k++) this.whole(rules[k]!, from, to);
     }
-    rules = byWordWhole.get(h);
-    if (rules !== undefined) for (let k = 0; k < rules.length; k++) this.whole(rules[k]!, from, to);
-    if (this.prevStart >= 0) {
-      rules = byPair.get(bigram(this.prevWord, h));
+    if (this.prevStart >= 0 && (HEAD_BITS[(this.prevWord & BITS_MASK) >> 5]! & (1 << (this.prevWord & 31))) !== 0) {
+      const rules = byPair.get(bigram(this.prevWord, h));
       if (rules !== undefined) this.attemptAll(rules, this.prevStart);
     }
     this.prevWord = h;
@@ -272,76 +298,85 @@ export function scanView(view: string, model: ModelInput): ScanResult {
   pass.reset(view, model);
   const w = pass.w;
 
-  // Word state.
-  let wordStart = -1;
-  let h = FNV;
-  let digitsOnly = true;
-  let binary = true;
   // One-letter words in a row.
   let letters = 0;
   let lettersFrom = 0;
   let lettersTo = 0;
   /** Whether a sentence may open at the next word. */
   let opening = true;
-  // Base64 run state.
+  // Base64 run state: letters, digits, + and /; a run of ENCODED_MIN or more with a digit.
   let b64From = 0;
   let b64Digit = false;
 
   pass.attemptAll(atLine, 0);
-  for (let i = 0; i <= n; i++) {
-    const c = i < n ? view.charCodeAt(i) : 0x0a;
-    const ascii = c < 128;
-    const inWord = ascii ? ASCII_WORD[c] === 1 : !isSeparator(c) && !isCjk(c);
-
-    // Base64: letters, digits, + and /; a run of ENCODED_MIN or more with a digit.
-    if (ascii && (ASCII_WORD[c] === 1 || c === 0x2b || c === 0x2f) && i < n) {
-      if (c <= 0x39 && c >= 0x30) b64Digit = true;
-    } else {
-      if (b64Digit && i - b64From >= ENCODED_MIN) pass.signal('encoded_payload', b64From, i, ENCODED_WEIGHT);
-      b64From = i + 1;
-      b64Digit = false;
-    }
-
-    if (inWord && i < n) {
-      if (wordStart < 0) {
-        wordStart = i;
-        h = FNV;
-        digitsOnly = true;
-        binary = true;
-      }
-      h = Math.imul(h ^ c, PRIME);
-      if (c < 0x30 || c > 0x39) digitsOnly = false;
-      if (c !== 0x30 && c !== 0x31) binary = false;
-      continue;
-    }
-    if (wordStart >= 0) {
+  let i = 0;
+  while (i < n) {
+    let c = view.charCodeAt(i);
+    let cls = c < 128 ? CLASS[c]! : isSeparator(c) || isCjk(c) ? 0 : WORD;
+    if ((cls & WORD) !== 0) {
+      // A whole word in a tight loop.
+      const from = i;
+      let h = FNV;
+      let all = DIGIT | BIN | B64;
+      do {
+        h = Math.imul(h ^ c, PRIME);
+        all &= cls;
+        if (++i === n) break;
+        c = view.charCodeAt(i);
+        cls = c < 128 ? CLASS[c]! : isSeparator(c) || isCjk(c) ? 0 : WORD;
+      } while ((cls & WORD) !== 0);
+      const length = i - from;
       const hw = h & SMALL;
-      addToken(w, digitsOnly ? NUMBER : hw);
-      if (i - wordStart >= JOINED_MIN && JOINED_HEAD.test(view.slice(wordStart, i)))
-        findSquashed(pass, Math.max(0, wordStart - JOINED_BEFORE), Math.min(n, i + JOINED_AFTER));
-      if (i - wordStart === 1) {
-        if (letters++ === 0) lettersFrom = wordStart;
+      addToken(w, (all & DIGIT) !== 0 ? NUMBER : hw);
+      if ((all & B64) === 0) {
+        // A letter of another alphabet ends a base64 run.
+        endBase64(pass, b64From, from, b64Digit);
+        b64From = i;
+        b64Digit = false;
+      } else if (!b64Digit) {
+        for (let k = from; k < i; k++) {
+          const d = view.charCodeAt(k);
+          if (d >= 0x30 && d <= 0x39) {
+            b64Digit = true;
+            break;
+          }
+        }
+      }
+      if (length >= JOINED_MIN && JOINED_HEAD.test(view.slice(from, i)))
+        findSquashed(pass, Math.max(0, from - JOINED_BEFORE), Math.min(n, i + JOINED_AFTER));
+      if (length === 1) {
+        if (letters++ === 0) lettersFrom = from;
         lettersTo = i;
       } else {
         if (letters >= SPACED_RUN) findSquashed(pass, Math.max(0, lettersFrom - JOINED_BEFORE), Math.min(n, i));
         letters = 0;
       }
-      pass.word(hw, wordStart, i, opening);
+      pass.word(hw, from, i, opening);
       opening = false;
-      if (binary && i - wordStart === 8) pass.attempt(BINARY_RULE, wordStart);
-      wordStart = -1;
-    }
-    if (i === n) break;
-    if (ascii) {
-      if (c === 0x20) continue;
-    } else if (isCjk(c)) {
-      const hc = Math.imul(FNV ^ c, PRIME) & SMALL;
-      addToken(w, hc);
-      pass.word(hc, i, i + 1, opening);
-      opening = false;
+      if ((all & BIN) !== 0 && length === 8) pass.attempt(BINARY_RULE, from);
       continue;
     }
-    if (ascii && OPENERS[c] === 1) opening = true;
+    // Not a word unit.
+    if (c !== 0x2b && c !== 0x2f) {
+      endBase64(pass, b64From, i, b64Digit);
+      b64From = i + 1;
+      b64Digit = false;
+    }
+    if (c === 0x20) {
+      i++;
+      continue;
+    }
+    if (c >= 128) {
+      if (isCjk(c)) {
+        const hc = Math.imul(FNV ^ c, PRIME) & SMALL;
+        addToken(w, hc);
+        pass.word(hc, i, i + 1, opening);
+        opening = false;
+      }
+      i++;
+      continue;
+    }
+    if ((cls & OPENER) !== 0) opening = true;
     if (charTrigger[c] === 1) {
       // A run of `-`, `=`, `*` or `#` is tried once, at its start, and only when it is three long.
       if (!RUN_CHARS.has(c)) pass.attemptAll(byChar.get(c)!, i);
@@ -367,7 +402,9 @@ export function scanView(view: string, model: ModelInput): ScanResult {
     } else if (c === 0x3a) {
       addToken(w, COLON);
     }
+    i++;
   }
+  endBase64(pass, b64From, n, b64Digit);
   if (letters >= SPACED_RUN) findSquashed(pass, Math.max(0, lettersFrom - JOINED_BEFORE), Math.min(n, lettersTo));
   closeWindow(w, 0);
   closeWindow(w, 1);
@@ -376,6 +413,10 @@ export function scanView(view: string, model: ModelInput): ScanResult {
   const result = { signals: pass.found, logit };
   pass.view = '';
   return result;
+}
+
+function endBase64(pass: Pass, from: number, to: number, digit: boolean): void {
+  if (digit && to - from >= ENCODED_MIN) pass.signal('encoded_payload', from, to, ENCODED_WEIGHT);
 }
 
 /** A word at least this long may be words run together (by a removed space or separator): `IGNOREPREVIOUS`. */

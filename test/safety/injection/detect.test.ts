@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_INJECTION_THRESHOLD, detectInjection, type SignalKind } from '../../../src/safety/injection/index.js';
 
+/** Signals are reported for suspected texts; threshold 0 shows them all. */
 function kinds(text: string): Set<SignalKind> {
-  return new Set(detectInjection(text).signals.map((s) => s.kind));
+  return new Set(detectInjection(text, { threshold: 0 }).signals.map((s) => s.kind));
 }
 
 describe('detectInjection: each signal kind', () => {
@@ -50,6 +51,12 @@ describe('detectInjection: each signal kind', () => {
       const d = detectInjection(t);
       expect(d.suspected, `${t} ${JSON.stringify(d)}`).toBe(false);
     }
+  });
+
+  it('reports no spans for a text it does not suspect', () => {
+    const t = 'The results suggest that you can reduce the dose.';
+    expect(detectInjection(t).signals).toEqual([]);
+    expect(detectInjection(t, { threshold: 0 }).signals.map((s) => s.kind)).toContain('second_person');
   });
 
   it('signals point at the original text', () => {
