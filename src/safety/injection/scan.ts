@@ -124,6 +124,27 @@ RULES.forEach((rule, r) => {
   for (const c of rule.starts.chars ?? []) add(byChar, c.charCodeAt(0), r);
   if (rule.starts.line === true) atLine.push(r);
 });
+/**
+ * Whether any rule that a punctuation character triggers can match with `next`
+ * after it: `<|`, `<<`, `</` or `<` and a letter; `[` and a letter, `/` or a
+ * space; `"` and a letter; `![`. Text with a `<` every few characters
+ * would otherwise try three patterns at each.
+ */
+function mayFollow(c: number, next: number): boolean {
+  const letter = next >= 0x41 && next <= 0x5a;
+  switch (c) {
+    case 0x3c:
+      return letter || next === 0x7c || next === 0x3c || next === 0x2f;
+    case 0x5b:
+      return letter || next === 0x2f || next === 0x20;
+    case 0x22:
+      return letter;
+    case 0x21:
+      return next === 0x5b;
+    default:
+      return true;
+  }
+}
 const charTrigger = new Uint8Array(0x10000);
 for (const c of byChar.keys()) charTrigger[c] = 1;
 
@@ -318,9 +339,11 @@ export function scanView(view: string, model: ModelInput): ScanResult {
       const from = i;
       let h = FNV;
       let all = DIGIT | BIN | B64;
+      let any = 0;
       do {
         h = Math.imul(h ^ c, PRIME);
         all &= cls;
+        any |= cls;
         if (++i === n) break;
         c = view.charCodeAt(i);
         cls = c < 128 ? CLASS[c]! : isSeparator(c) || isCjk(c) ? 0 : WORD;
@@ -333,15 +356,7 @@ export function scanView(view: string, model: ModelInput): ScanResult {
         endBase64(pass, b64From, from, b64Digit);
         b64From = i;
         b64Digit = false;
-      } else if (!b64Digit) {
-        for (let k = from; k < i; k++) {
-          const d = view.charCodeAt(k);
-          if (d >= 0x30 && d <= 0x39) {
-            b64Digit = true;
-            break;
-          }
-        }
-      }
+      } else if ((any & DIGIT) !== 0) b64Digit = true;
       if (length >= JOINED_MIN && JOINED_HEAD.test(view.slice(from, i)))
         findSquashed(pass, Math.max(0, from - JOINED_BEFORE), Math.min(n, i + JOINED_AFTER));
       if (length === 1) {
@@ -379,8 +394,9 @@ export function scanView(view: string, model: ModelInput): ScanResult {
     if ((cls & OPENER) !== 0) opening = true;
     if (charTrigger[c] === 1) {
       // A run of `-`, `=`, `*` or `#` is tried once, at its start, and only when it is three long.
-      if (!RUN_CHARS.has(c)) pass.attemptAll(byChar.get(c)!, i);
-      else if (
+      if (!RUN_CHARS.has(c)) {
+        if (mayFollow(c, i + 1 < n ? view.charCodeAt(i + 1) : 0)) pass.attemptAll(byChar.get(c)!, i);
+      } else if (
         (i === 0 || !RUN_CHARS.has(view.charCodeAt(i - 1))) &&
         RUN_CHARS.has(view.charCodeAt(i + 1)) &&
         RUN_CHARS.has(view.charCodeAt(i + 2))
