@@ -126,8 +126,8 @@ RULES.forEach((rule, r) => {
 });
 /**
  * Whether any rule that a punctuation character triggers can match with `next`
- * after it: `<|`, `<<`, `</` or `<` and a letter; `[` and a letter, `/` or a
- * space; `"` and a letter; `![`. Text with a `<` every few characters
+ * after it: `<|`, `<<`, `</` or `<` and a letter; `[` and a letter or `/`;
+ * `"` and a letter; `![`. Text with a `<` every few characters
  * would otherwise try three patterns at each.
  */
 function mayFollow(c: number, next: number): boolean {
@@ -136,7 +136,7 @@ function mayFollow(c: number, next: number): boolean {
     case 0x3c:
       return letter || next === 0x7c || next === 0x3c || next === 0x2f;
     case 0x5b:
-      return letter || next === 0x2f || next === 0x20;
+      return letter || next === 0x2f;
     case 0x22:
       return letter;
     case 0x21:
@@ -144,6 +144,22 @@ function mayFollow(c: number, next: number): boolean {
     default:
       return true;
   }
+}
+/** The marks a role label may follow at the start of a line, and the units it may then begin with (`[` and the first letters of its names). */
+const LINE_MARK = new Uint8Array(128);
+for (const c of ' \t\r\n>*#"\'-') LINE_MARK[c.charCodeAt(0)] = 1;
+const LINE_FIRST = new Uint8Array(128);
+for (const c of '[SAUHDBCGMO') LINE_FIRST[c.charCodeAt(0)] = 1;
+/** Whether a line rule can match at `at`: after at most four marks, a unit it may begin with. */
+function lineMayOpen(view: string, at: number): boolean {
+  const end = Math.min(view.length, at + 5);
+  for (let k = at; k < end; k++) {
+    const c = view.charCodeAt(k);
+    if (c >= 128) return false;
+    if (LINE_FIRST[c] === 1) return true;
+    if (LINE_MARK[c] !== 1) return false;
+  }
+  return false;
 }
 const charTrigger = new Uint8Array(0x10000);
 for (const c of byChar.keys()) charTrigger[c] = 1;
@@ -405,7 +421,7 @@ export function scanView(view: string, model: ModelInput): ScanResult {
     }
     if (c === 0x0a) {
       w.n[PREV] = SENTENCE;
-      pass.attemptAll(atLine, i + 1);
+      if (lineMayOpen(view, i + 1)) pass.attemptAll(atLine, i + 1);
     } else if (c === 0x2e || c === 0x3b) {
       w.n[PREV] = SENTENCE;
     } else if (c === 0x3f) {
