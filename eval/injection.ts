@@ -164,14 +164,20 @@ const ours: Detector = {
   },
 };
 
+const WARM_UP_MS = 20_000;
 const runs: Run[] = [];
 for (const d of [ours, ...(await npmDetectors())]) {
   if ('error' in d) {
     runs.push({ name: d.name, how: d.how, error: d.error });
     continue;
   }
-  // Warm up each detector on a sample first, so that the timing is of compiled code for all three.
-  for (const item of items.slice(0, 400)) await d.run(item.text);
+  // Warm up each detector first, so that the timing is of compiled code for all three: a pass over the
+  // texts, cut short after WARM_UP_MS (a slow detector is compiled long before then).
+  const warmUntil = performance.now() + WARM_UP_MS;
+  for (const item of items) {
+    await d.run(item.text);
+    if (performance.now() > warmUntil) break;
+  }
   const verdicts: Verdict[] = [];
   const t0 = performance.now();
   for (const item of items) verdicts.push(await d.run(item.text));
@@ -253,7 +259,7 @@ if (!values['no-docs']) {
     `Written by \`npm run eval:injection -- <corpus-dir>\` on ${runDate()}, on ${describeMachine()}; each run replaces this section. ` +
       `Development corpus: ${nAttacks} attacks (every text of \`injection/*\`: PurpleLlama prompt-injection cases and BIPIA text and code instructions) and ${nBenign} benign texts ` +
       `(ChemProt and SciCite sentences, BIPIA e-mails and tables, and the article text of the ${items.filter((i) => i.set === 'readability-pages').length} readability pages), ${(bytes / 1e6).toFixed(2)} MB in all. ` +
-      'All three detectors run in the same process on the same texts, offline. A recall at a false-positive rate sets the threshold just above the score of the benign text at that rank; ties count against the detector. ' +
+      `All three detectors run in the same process on the same texts, offline, each timed over one pass after a warm-up pass (cut short after ${WARM_UP_MS / 1000} s). A recall at a false-positive rate sets the threshold just above the score of the benign text at that rank; ties count against the detector. ` +
       `"Own flags" is each detector's own verdict: this detector's at its default threshold (${DEFAULT_INJECTION_THRESHOLD}), llm_guardrail's when its injection or jailbreak check flags, vard's when its moderate preset rejects the text. ` +
       "This detector's model was trained on this very corpus (`npm run train:injection`), so its figures here are figures on its training data and say little: " +
       'the cross-validated and leave-one-benchmark-out figures in the train:injection section above are the ones to expect on held-out data of the same kinds. The speed (MB/s) is measured here.',
