@@ -1,7 +1,7 @@
 /**
  * Throughput of quoteUntrusted on large generated inputs:
  *
- *   npm run bench:quoting [-- --max-mb N] [--runs N] [--only TEXT] [--no-docs]
+ *   npm run bench:quoting [-- --max-mb N] [--runs N] [--only TEXT] [--corpus DIR] [--no-docs]
  *
  * MB here is 1e6 UTF-16 code units of input (JavaScript string length), not
  * bytes. For each kind of input and each size (1, 4, 16, 64 MB, capped by
@@ -10,12 +10,21 @@
  * above 2 is flagged. A last table times single long runs of the characters
  * that the kinds above repeat in short runs, to show how one run scales.
  *
+ * Injection detection is on by default in quoteUntrusted, and the tables
+ * above measure it so. A further table compares detection on and off: each
+ * ordinary generated kind at 4 MB (or --max-mb, if smaller) and, with
+ * `--corpus DIR` (the injection corpus of eval:injection), real text quoted
+ * one text per call as agents quote it: the ChemProt and SciCite sentences
+ * of `benign/`, and the article text of `pages/readability/NAME/expected.html`.
+ *
  * Writes its section of docs/benchmarks.md (between the bench:quoting
  * markers), keeping the other sections. `--only TEXT` measures only the kinds
  * and single runs whose name contains TEXT and writes nothing (for profiling,
  * e.g. `node --cpu-prof --import tsx bench/quoting.ts --only web --max-mb 4`).
  */
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gc } from './support.js';
 import { KINDS, PROBES, PROBE_LENGTHS, type Kind } from './quoting-inputs.js';
@@ -29,6 +38,7 @@ import {
   writeMarkedSection,
 } from '../eval/machine.js';
 import { commandArgs } from '../eval/command-args.js';
+import { loadInjectionCorpus } from '../eval/injection-corpus.js';
 
 const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const SIZES_MB = [1, 4, 16, 64];
@@ -41,12 +51,13 @@ const KEY = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff';
 
 const parsed = commandArgs(
   'bench:quoting',
-  ['usage: npm run bench:quoting [-- --max-mb N] [--runs N] [--only TEXT] [--no-docs]'],
+  ['usage: npm run bench:quoting [-- --max-mb N] [--runs N] [--only TEXT] [--corpus DIR] [--no-docs]'],
   {
     options: {
       'max-mb': { type: 'string', default: '64' },
       runs: { type: 'string', default: '5' },
       only: { type: 'string' },
+      corpus: { type: 'string' },
       'no-docs': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -66,9 +77,9 @@ const chosen = (name: string): boolean => ONLY === undefined || name.toLowerCase
 // ---------------------------------------------------------------- timing
 
 let sink = 0;
-function once(text: string): number {
+function once(text: string, detect = true): number {
   const t0 = performance.now();
-  const q = quoteUntrusted(text, { id: 'bench', key: KEY });
+  const q = quoteUntrusted(text, { id: 'bench', key: KEY, detect });
   const ms = performance.now() - t0;
   sink += q.text.length;
   return ms;
@@ -146,6 +157,63 @@ for (const probe of PROBES.filter((p) => chosen(p.name))) {
   probeRows.push([probe.name, ...ms.map((t) => t.toFixed(1)), k.toFixed(2), k > 1.5 ? 'quadratic' : 'linear']);
 }
 
+// ---------------------------------------------------------------- detection on and off
+
+/** Time to quote each text of `texts` once, one call per text. */
+function each(texts: readonly string[], detect: boolean): number {
+  const t0 = performance.now();
+  for (const t of texts) sink += quoteUntrusted(t, { id: 'bench', key: KEY, detect }).text.length;
+  return performance.now() - t0;
+}
+
+interface Compared {
+  name: string;
+  what: string;
+  units: number;
+  on: number;
+  off: number;
+}
+const compared: Compared[] = [];
+/** Medians of alternating runs, so that a change in the machine's load falls on both. */
+function compare(name: string, what: string, texts: readonly string[]): void {
+  const units = texts.reduce((n, t) => n + t.length, 0);
+  each(texts, true);
+  each(texts, false);
+  gc();
+  const on: number[] = [];
+  const off: number[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    on.push(each(texts, true));
+    off.push(each(texts, false));
+  }
+  compared.push({ name, what, units, on: median(on), off: median(off) });
+  const c = compared.at(-1)!;
+  process.stderr.write(
+    `  ${name}: detection on ${(units / MB / (c.on / 1000)).toFixed(1)} MB/s, off ${(units / MB / (c.off / 1000)).toFixed(1)} MB/s\n`,
+  );
+}
+const COMPARE_MB = Math.min(4, MAX_MB);
+for (const kind of KINDS.filter((k) => !k.adversarial && chosen(k.name))) {
+  compare(kind.name, `generated, one text of ${COMPARE_MB} MB`, [kind.make(COMPARE_MB * MB)]);
+}
+const corpusDir = parsed.values.corpus;
+if (corpusDir !== undefined) {
+  const read = (file: string): string => {
+    try {
+      return readFileSync(path.join(corpusDir, file), 'utf8');
+    } catch (err) {
+      return usage(`cannot read ${path.join(corpusDir, file)}: ${(err as Error).message}`);
+    }
+  };
+  const items = loadInjectionCorpus(corpusDir, read);
+  const science = items.filter((i) => i.set.startsWith('scibert')).map((i) => i.text);
+  const pages = items.filter((i) => i.set === 'readability-pages').map((i) => i.text);
+  if (chosen('science sentences') && science.length > 0)
+    compare('science sentences (corpus)', `${science.length} ChemProt and SciCite sentences, one call each`, science);
+  if (chosen('web pages') && pages.length > 0)
+    compare('web pages (corpus)', `article text of ${pages.length} readability pages, one call each`, pages);
+}
+
 // ---------------------------------------------------------------- report
 
 /** Kind names hold `<` and `&`, which Markdown would read as HTML. */
@@ -191,6 +259,16 @@ console.log(
       ? `\nskipped: sizes after a single run took over ${SLOW_RUN_MS / 1000} s`
       : ''),
 );
+const compareHeader = ['input', 'what', 'detection on, MB/s', 'detection off, MB/s', 'on ÷ off'];
+const compareRows = compared.map((c) => [
+  c.name,
+  c.what,
+  (c.units / MB / (c.on / 1000)).toFixed(1),
+  (c.units / MB / (c.off / 1000)).toFixed(1),
+  (c.off / c.on).toFixed(2),
+]);
+console.log('\nInjection detection on (the default) and off\n');
+console.log(textTable(compareHeader, compareRows));
 console.log(load);
 if (sink === 0) console.log('(no output)');
 
@@ -231,6 +309,18 @@ if (!parsed.values['no-docs'] && ONLY === undefined) {
     markdownTable(
       probeHeader,
       probeRows.map(([name, ...rest]) => [mdEscape(String(name)), ...rest]),
+    ),
+    '',
+    'Injection detection is on by default (`detect: false` turns it off), and the tables above measure it on. ' +
+      'Here, the same inputs quoted with detection on and off, alternating runs (median of ' +
+      `${RUNS}); "on ÷ off" is the share of quoting's throughput that remains with detection on. ` +
+      (corpusDir === undefined
+        ? 'This run had no corpus folder, so generated kinds only.'
+        : 'The corpus rows are real text from the corpus folder, quoted one text per call.'),
+    '',
+    markdownTable(
+      compareHeader,
+      compareRows.map(([name, ...rest]) => [mdEscape(String(name)), ...rest]),
     ),
     '',
   ].join('\n');

@@ -24,7 +24,7 @@
  * Prints the tables and writes the eval:injection section of
  * docs/benchmarks.md unless `--no-docs`.
  */
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -38,7 +38,7 @@ import {
   textTable,
   writeMarkedSection,
 } from './machine.js';
-import { htmlToText } from '../src/safety/citations/html-text.js';
+import { loadInjectionCorpus } from './injection-corpus.js';
 import { DEFAULT_INJECTION_THRESHOLD, detectInjection } from '../src/safety/injection/index.js';
 
 const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
@@ -50,67 +50,6 @@ const { values, positionals, usage } = commandArgs(
 );
 if (positionals.length !== 1) usage('expected one corpus folder');
 const corpusDir = positionals[0]!;
-
-interface Item {
-  set: string;
-  text: string;
-  attack: boolean;
-}
-
-function read(file: string): string {
-  try {
-    return readFileSync(path.join(corpusDir, file), 'utf8');
-  } catch (err) {
-    return usage(`cannot read ${path.join(corpusDir, file)}: ${(err as Error).message}`);
-  }
-}
-
-function attacks(): Item[] {
-  const dir = 'injection';
-  const items: Item[] = [];
-  for (const file of readdirSync(path.join(corpusDir, dir))
-    .filter((f) => f.endsWith('.json'))
-    .sort()) {
-    const data = JSON.parse(read(path.join(dir, file))) as unknown;
-    const set = file.replace(/\.json$/, '');
-    if (Array.isArray(data)) {
-      for (const c of data as Array<{ user_input?: unknown }>) {
-        if (typeof c.user_input === 'string') items.push({ set, text: c.user_input, attack: true });
-      }
-    } else if (data !== null && typeof data === 'object') {
-      for (const texts of Object.values(data as Record<string, unknown>)) {
-        if (Array.isArray(texts))
-          for (const t of texts) if (typeof t === 'string') items.push({ set, text: t, attack: true });
-      }
-    }
-  }
-  return items;
-}
-
-function benign(): Item[] {
-  const dir = 'benign';
-  const items: Item[] = [];
-  for (const file of readdirSync(path.join(corpusDir, dir))
-    .filter((f) => f.endsWith('.jsonl'))
-    .sort()) {
-    const set = file.replace(/\.jsonl$/, '');
-    for (const line of read(path.join(dir, file)).split('\n')) {
-      if (line.trim() === '') continue;
-      const row = JSON.parse(line) as Record<string, unknown>;
-      const text = typeof row.text === 'string' ? row.text : row.context;
-      if (typeof text === 'string') items.push({ set, text, attack: false });
-    }
-  }
-  const pages = path.join(corpusDir, 'pages', 'readability');
-  if (existsSync(pages)) {
-    for (const name of readdirSync(pages).sort()) {
-      const file = path.join(pages, name, 'expected.html');
-      if (!existsSync(file)) continue;
-      items.push({ set: 'readability-pages', text: htmlToText(readFileSync(file, 'utf8')), attack: false });
-    }
-  }
-  return items;
-}
 
 interface Verdict {
   score: number;
@@ -203,28 +142,42 @@ interface Run {
   error?: string;
 }
 
-const items = [...attacks(), ...benign()];
+function read(file: string): string {
+  try {
+    return readFileSync(path.join(corpusDir, file), 'utf8');
+  } catch (err) {
+    return usage(`cannot read ${path.join(corpusDir, file)}: ${(err as Error).message}`);
+  }
+}
+
+const items = loadInjectionCorpus(corpusDir, read);
 const nAttacks = items.filter((i) => i.attack).length;
 const nBenign = items.length - nAttacks;
 const bytes = items.reduce((n, i) => n + Buffer.byteLength(i.text), 0);
 
 const ours: Detector = {
   name: 'cosci-safety detectInjection',
-  how: 'rules and lexicons on the normalised view',
+  how: 'rules, lexicons and a linear model of hashed word n-grams, on the normalised view',
   run: (text) => {
     const d = detectInjection(text);
     return { score: d.score, flagged: d.suspected };
   },
 };
 
+const WARM_UP_MS = 20_000;
 const runs: Run[] = [];
 for (const d of [ours, ...(await npmDetectors())]) {
   if ('error' in d) {
     runs.push({ name: d.name, how: d.how, error: d.error });
     continue;
   }
-  // Warm up each detector on a sample first, so that the timing is of compiled code for all three.
-  for (const item of items.slice(0, 400)) await d.run(item.text);
+  // Warm up each detector first, so that the timing is of compiled code for all three: a pass over the
+  // texts, cut short after WARM_UP_MS (a slow detector is compiled long before then).
+  const warmUntil = performance.now() + WARM_UP_MS;
+  for (const item of items) {
+    await d.run(item.text);
+    if (performance.now() > warmUntil) break;
+  }
   const verdicts: Verdict[] = [];
   const t0 = performance.now();
   for (const item of items) verdicts.push(await d.run(item.text));
@@ -306,9 +259,10 @@ if (!values['no-docs']) {
     `Written by \`npm run eval:injection -- <corpus-dir>\` on ${runDate()}, on ${describeMachine()}; each run replaces this section. ` +
       `Development corpus: ${nAttacks} attacks (every text of \`injection/*\`: PurpleLlama prompt-injection cases and BIPIA text and code instructions) and ${nBenign} benign texts ` +
       `(ChemProt and SciCite sentences, BIPIA e-mails and tables, and the article text of the ${items.filter((i) => i.set === 'readability-pages').length} readability pages), ${(bytes / 1e6).toFixed(2)} MB in all. ` +
-      'All three detectors run in the same process on the same texts, offline. A recall at a false-positive rate sets the threshold just above the score of the benign text at that rank; ties count against the detector. ' +
+      `All three detectors run in the same process on the same texts, offline, each timed over one pass after a warm-up pass (cut short after ${WARM_UP_MS / 1000} s). A recall at a false-positive rate sets the threshold just above the score of the benign text at that rank; ties count against the detector. ` +
       `"Own flags" is each detector's own verdict: this detector's at its default threshold (${DEFAULT_INJECTION_THRESHOLD}), llm_guardrail's when its injection or jailbreak check flags, vard's when its moderate preset rejects the text. ` +
-      'The rules were written before these figures were taken and the threshold was chosen on this corpus, so the figures for this detector are figures on development data; held-out data of the same kinds will score lower.',
+      "This detector's model was trained on this very corpus (`npm run train:injection`), so its figures here are figures on its training data and say little: " +
+      'the cross-validated and leave-one-benchmark-out figures in the train:injection section above are the ones to expect on held-out data of the same kinds. The speed (MB/s) is measured here.',
     '',
     markdownTable(header, rows),
     '',

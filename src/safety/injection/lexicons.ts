@@ -61,23 +61,11 @@ export const INSTRUCTION_NOUNS: Record<string, readonly string[]> = {
     'instructions',
     'directive',
     'directives',
-    'rules',
     'prompt',
     'prompts',
     'guidelines',
-    'commands',
-    'orders',
-    'constraints',
-    'restrictions',
     'programming',
-    'context',
-    'everything',
-    'anything',
-    'all that',
-    'what you',
     'the above',
-    'told',
-    'instructed',
   ],
   fr: ['instructions', 'consignes', 'directives', 'règles', 'ordres', 'tout ce qui précède', 'ce qui précède'],
   de: ['anweisungen', 'anweisung', 'befehle', 'regeln', 'vorgaben', 'anordnungen', 'alles'],
@@ -90,6 +78,26 @@ export const INSTRUCTION_NOUNS: Record<string, readonly string[]> = {
   ko: ['지시', '명령', '지침', '규칙', '프롬프트'],
   ar: ['التعليمات', 'الأوامر', 'القواعد', 'التوجيهات'],
 };
+
+/**
+ * Nouns after a verb of disregard that ordinary prose also uses ("ignore
+ * rules and regulations", "forget all that"): a weaker signal than the
+ * nouns above.
+ */
+export const WEAK_INSTRUCTION_NOUNS: readonly string[] = [
+  'rules',
+  'commands',
+  'orders',
+  'constraints',
+  'restrictions',
+  'context',
+  'everything',
+  'anything',
+  'all that',
+  'what you',
+  'told',
+  'instructed',
+];
 
 /** Secrets a reader may be asked to reveal, by language. */
 export const SECRETS: Record<string, readonly string[]> = {
@@ -130,7 +138,6 @@ export const SECOND_PERSON: readonly string[] = [
   'your',
   'yours',
   'yourself',
-  "you're",
   'vous',
   'votre',
   'usted',
@@ -299,8 +306,6 @@ export const READER_NAMES: readonly string[] = [
   'gpt',
   'claude',
   'gemini',
-  'the user',
-  "the user's",
   'dan',
   'jailbreak',
   'jailbroken',

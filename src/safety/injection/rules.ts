@@ -11,6 +11,7 @@
  * repetition, so each start position costs a bounded amount of work.
  */
 import { foldText } from '../quoting/normalized-view.js';
+import { firstWords } from './words.js';
 import {
   IMPERATIVE_VERBS,
   INSTRUCTION_NOUNS,
@@ -19,6 +20,7 @@ import {
   READER_OUTPUTS,
   SECOND_PERSON,
   SECRETS,
+  WEAK_INSTRUCTION_NOUNS,
 } from './lexicons.js';
 
 export const SIGNAL_KINDS = [
@@ -41,10 +43,29 @@ export const SIGNAL_KINDS = [
 ] as const;
 export type SignalKind = (typeof SIGNAL_KINDS)[number];
 
+/**
+ * Where a rule may begin: at a word (in the view's capitals), at a pair of
+ * words ("DO NOT": the rule is tried at the first word when the second
+ * follows it), at a character, or at the start of a line. The pass (scan.ts) tries the rule only
+ * there, so a rule that can begin elsewhere would go unread: every
+ * alternative of a pattern must begin at one of its starts.
+ */
+export interface Starts {
+  words?: readonly string[];
+  /** Words that are a whole match on their own (see startsOf); only for patterns that are a lexicon between B and E. */
+  single?: readonly string[];
+  chars?: readonly string[];
+  line?: boolean;
+  /** Words count only where a sentence may open (after `.`, `:`, a line break, a quote). */
+  sentence?: boolean;
+}
+
 export interface Rule {
   kind: SignalKind;
   weight: number;
+  /** Sticky: tried at one position at a time. */
   pattern: RegExp;
+  starts: Starts;
   /** A check of a match that the pattern cannot make cheaply. */
   accept?: (match: string) => boolean;
 }
@@ -63,6 +84,35 @@ function alt(entries: Iterable<string>): string {
   const folded = [...new Set([...entries].map(foldEntry))].filter((e) => e.length > 0);
   folded.sort((a, b) => b.length - a.length);
   return `(?:${folded.join('|')})`;
+}
+
+/**
+ * Where entries of a lexicon begin: the first word of each. `single` lists the
+ * entries that are one word and begin no longer entry: the pass signals those
+ * on the word itself, without running the pattern.
+ */
+function startsOf(entries: Iterable<string>, whole = false): Starts {
+  const words = new Set<string>();
+  const single = new Set<string>();
+  const multi = new Set<string>();
+  for (const e of entries) {
+    const f = foldText(e).trim();
+    const [w, next] = firstWords(f);
+    if (w === undefined) continue;
+    if (next === undefined) {
+      words.add(w);
+      single.add(w);
+    } else {
+      words.add(`${w} ${next}`);
+      multi.add(w);
+    }
+  }
+  return whole ? { words: [...words], single: [...single].filter((w) => !multi.has(w)) } : { words: [...words] };
+}
+
+/** Every pair of a word of `firsts` and a word of `seconds`: a rule that starts there. */
+function pairs(firsts: string, seconds: string): string[] {
+  return firsts.split(' ').flatMap((f) => seconds.split(' ').map((x) => `${f} ${x}`));
 }
 
 function all(lexicon: Record<string, readonly string[]>): string[] {
@@ -84,50 +134,76 @@ const nouns = alt(all(INSTRUCTION_NOUNS));
 
 export const RULES: readonly Rule[] = [
   // "Ignore all previous instructions", in any of the lexicons' languages.
-  { kind: 'override', weight: 0.95, pattern: new RegExp(`${B}${verbs}${E}${clause(32)}${B}${nouns}`, 'g') },
+  {
+    kind: 'override',
+    weight: 0.95,
+    pattern: new RegExp(`${B}${verbs}${E}${clause(32)}${B}${nouns}`, 'y'),
+    starts: startsOf(all(OVERRIDE_VERBS)),
+  },
+  // The same verbs before nouns that ordinary prose also uses: weaker alone, a feature for the model.
+  {
+    kind: 'override',
+    weight: 0.6,
+    pattern: new RegExp(`${B}${verbs}${E}${clause(32)}${B}${alt(WEAK_INSTRUCTION_NOUNS)}`, 'y'),
+    starts: startsOf(all(OVERRIDE_VERBS)),
+  },
   // Languages whose verb comes last (Japanese, Korean, German's infinitive): the noun, then the verb.
   {
     kind: 'override',
     weight: 0.95,
     pattern: new RegExp(
       `${alt([...INSTRUCTION_NOUNS.ja!, ...INSTRUCTION_NOUNS.ko!, ...INSTRUCTION_NOUNS.de!])}${clause(16)}${alt([...OVERRIDE_VERBS.ja!, ...OVERRIDE_VERBS.ko!, 'ignorieren', 'vergessen', 'missachten'])}`,
-      'g',
+      'y',
     ),
+    starts: startsOf([...INSTRUCTION_NOUNS.ja!, ...INSTRUCTION_NOUNS.ko!, ...INSTRUCTION_NOUNS.de!]),
   },
   {
     kind: 'override',
     weight: 0.7,
     pattern: new RegExp(
       `${B}(?:PREVIOUS|PRIOR|ABOVE|EARLIER|ORIGINAL|OLD)\\s+(?:INSTRUCTIONS|DIRECTIVES|PROMPT|RULES)\\s+(?:ARE|IS|NO LONGER|DO NOT|DON'T)`,
-      'g',
+      'y',
     ),
+    starts: { words: pairs('PREVIOUS PRIOR ABOVE EARLIER ORIGINAL OLD', 'INSTRUCTIONS DIRECTIVES PROMPT RULES') },
   },
   {
     kind: 'new_instructions',
     weight: 0.75,
     pattern: new RegExp(
       `${B}(?:NEW|UPDATED|REVISED|ADDITIONAL|IMPORTANT|URGENT|REAL|TRUE|ACTUAL|HIDDEN|SECRET)\\s+(?:INSTRUCTIONS?|DIRECTIVES?|TASK|ORDERS|RULES)${E}|${B}INSTRUCTIONS?\\s+FOR\\s+(?:THE\\s+)?(?:AI|ASSISTANT|MODEL|BOT|LLM)${E}`,
-      'g',
+      'y',
     ),
+    starts: {
+      words: [
+        ...pairs(
+          'NEW UPDATED REVISED ADDITIONAL IMPORTANT URGENT REAL TRUE ACTUAL HIDDEN SECRET',
+          'INSTRUCTION INSTRUCTIONS DIRECTIVE DIRECTIVES TASK ORDERS RULES',
+        ),
+        ...pairs('INSTRUCTION INSTRUCTIONS', 'FOR'),
+      ],
+    },
   },
   // Chat-template tokens of the common model families, and any `<|word|>` token.
   {
     kind: 'chat_template',
     weight: 0.95,
     pattern:
-      /<\|[A-Z_ ]{2,32}\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:START_OF_TURN|END_OF_TURN|BOS|EOS|S)>|<\/?(?:SYSTEM|USER|ASSISTANT|HUMAN|AI)>|###\s*(?:SYSTEM|INSTRUCTION|INSTRUCTIONS|RESPONSE|HUMAN|ASSISTANT|USER)\b/g,
+      /<\|[A-Z_ ]{2,32}\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:START_OF_TURN|END_OF_TURN|BOS|EOS|S)>|<\/?(?:SYSTEM|USER|ASSISTANT|HUMAN|AI)>|###\s*(?:SYSTEM|INSTRUCTION|INSTRUCTIONS|RESPONSE|HUMAN|ASSISTANT|USER)\b/y,
+    starts: { chars: ['<', '[', '#'] },
   },
   // A role label at the start of a line: `System:`, `[assistant]`.
   {
     kind: 'role_label',
     weight: 0.6,
     pattern:
-      /^[\s>*#"'-]{0,4}(?:\[\s*)?(?:SYSTEM|ASSISTANT|USER|HUMAN|AI|DEVELOPER|ADMIN|ADMINISTRATOR|BOT|CHATGPT|GPT|CLAUDE|MODEL|OPERATOR)(?:\s+(?:MESSAGE|PROMPT|NOTE|OVERRIDE|UPDATE))?\s*(?:\]\s*:?|:)/gm,
+      /^[\s>*#"'-]{0,4}(?:\[\s*)?(?:SYSTEM|ASSISTANT|USER|HUMAN|AI|DEVELOPER|ADMIN|ADMINISTRATOR|BOT|CHATGPT|GPT|CLAUDE|MODEL|OPERATOR)(?:\s+(?:MESSAGE|PROMPT|NOTE|OVERRIDE|UPDATE))?\s*(?:\]\s*:?|:)/my,
+    starts: { line: true },
   },
   {
     kind: 'role_label',
     weight: 0.6,
-    pattern: /\[(?:SYSTEM|ADMIN|INSTRUCTIONS?|ASSISTANT)(?:\s+(?:MESSAGE|NOTE|OVERRIDE|UPDATE))?\]/g,
+    pattern: /\[(?:SYSTEM|ADMIN|INSTRUCTIONS?|ASSISTANT)(?:\s+(?:MESSAGE|NOTE|OVERRIDE|UPDATE))?\]/y,
+    starts: { chars: ['['] },
   },
   // A new persona or mode for the reader.
   {
@@ -135,16 +211,34 @@ export const RULES: readonly Rule[] = [
     weight: 0.8,
     pattern: new RegExp(
       `${B}(?:YOU\\s+ARE\\s+(?:NOW|NO\\s+LONGER)|YOU'RE\\s+NOW|FROM\\s+NOW\\s+ON|ACT\\s+AS\\s+(?:A|AN|IF|THOUGH)|PRETEND\\s+(?:TO\\s+BE|YOU|THAT)|ROLE\\s*-?\\s*PLAY|DO\\s+ANYTHING\\s+NOW|(?:DEVELOPER|DEBUG|ADMIN|GOD|MAINTENANCE|UNRESTRICTED|JAILBREAK|SYSTEM|SUDO)\\s+MODE|WITHOUT\\s+(?:ANY\\s+)?(?:RESTRICTIONS|FILTERS|LIMITATIONS|CENSORSHIP)|NO\\s+LONGER\\s+(?:BOUND|RESTRICTED|LIMITED)|(?:BROKEN|BREAK)\\s+FREE|STAY\\s+IN\\s+CHARACTER|IMMERSE\\s+YOURSELF)${E}`,
-      'g',
+      'y',
     ),
+    starts: {
+      words: [
+        ...pairs('YOU', 'ARE RE'),
+        ...pairs('ACT', 'AS'),
+        ...pairs('FROM', 'NOW'),
+        ...pairs('PRETEND', 'TO YOU THAT'),
+        ...pairs('ROLE', 'PLAY'),
+        'ROLEPLAY',
+        ...pairs('DO', 'ANYTHING'),
+        ...pairs('DEVELOPER DEBUG ADMIN GOD MAINTENANCE UNRESTRICTED JAILBREAK SYSTEM SUDO', 'MODE'),
+        ...pairs('WITHOUT', 'ANY RESTRICTIONS FILTERS LIMITATIONS CENSORSHIP'),
+        ...pairs('NO', 'LONGER'),
+        ...pairs('BROKEN BREAK', 'FREE'),
+        ...pairs('STAY', 'IN'),
+        ...pairs('IMMERSE', 'YOURSELF'),
+      ],
+    },
   },
   {
     kind: 'persona',
     weight: 0.6,
     pattern: new RegExp(
       `${B}(?:YOU\\s+ARE|YOU'RE|AS)\\s+(?:A|AN|THE)?\\s*${gap(24)}(?:AI|ASSISTANT|CHATBOT|LANGUAGE\\s+MODEL|BOT|NAVIGATOR|HACKER|EXPERT)${E}`,
-      'g',
+      'y',
     ),
+    starts: { words: pairs('YOU', 'ARE RE') },
   },
   // A request to reveal a secret or the reader's own instructions.
   {
@@ -152,16 +246,72 @@ export const RULES: readonly Rule[] = [
     weight: 0.8,
     pattern: new RegExp(
       `${B}(?:REVEAL|SHOW|TELL|PRINT|REPEAT|OUTPUT|SHARE|GIVE|DISCLOSE|LEAK|DISPLAY|WHAT\\s+IS|WHAT'S|WHAT\\s+ARE|SEND|SPELL|RECITE|TYPE|WRITE)${E}${gap(40)}${alt(all(SECRETS))}`,
-      'g',
+      'y',
+    ),
+    starts: {
+      words: [
+        'REVEAL',
+        'SHOW',
+        'TELL',
+        'PRINT',
+        'REPEAT',
+        'OUTPUT',
+        'SHARE',
+        'GIVE',
+        'DISCLOSE',
+        'LEAK',
+        'DISPLAY',
+        'WHAT',
+        'SEND',
+        'SPELL',
+        'RECITE',
+        'TYPE',
+        'WRITE',
+      ],
+    },
+  },
+  {
+    kind: 'reveal',
+    weight: 0.45,
+    pattern: new RegExp(`${B}${alt(all(SECRETS).filter((s) => s !== 'secret'))}`, 'y'),
+    starts: startsOf(
+      all(SECRETS).filter((s) => s !== 'secret'),
+      true,
     ),
   },
-  { kind: 'reveal', weight: 0.45, pattern: new RegExp(`${B}${alt(all(SECRETS).filter((s) => s !== 'secret'))}`, 'g') },
   // Data sent elsewhere: a markdown image or link that carries a query, an upload in code, mail or post to an address.
   {
     kind: 'exfiltration',
     weight: 0.6,
     pattern:
-      /!\[[^\]\n]{0,100}\]\(\s*HTTPS?:\/\/[^)\s]{0,200}[?=]|\b(?:REQUESTS\.POST|SOCKET\.CONNECT|OS\.ENVIRON|GETPASS|COOKIEJAR|SMTPLIB|SUBPROCESS\.|OS\.SYSTEM|RM\s+-RF|CURL\s+-|WGET\s|URLLIB\.REQUEST|PSUTIL|KEYLOGGER|PYNPUT)|\b(?:SEND|POST|UPLOAD|FORWARD|EMAIL|TRANSMIT|SUBMIT|SHARE)\b[^\n]{0,60}?\b(?:TO|AT|VIA)\s+(?:HTTPS?:\/\/|WWW\.|[A-Z0-9._%+-]{1,64}@[A-Z0-9.-]{1,64}\.[A-Z]{2,})/g,
+      /!\[[^\]\n]{0,100}\]\(\s*HTTPS?:\/\/[^)\s]{0,200}[?=]|\b(?:REQUESTS\.POST|SOCKET\.CONNECT|OS\.ENVIRON|GETPASS|COOKIEJAR|SMTPLIB|SUBPROCESS\.|OS\.SYSTEM|RM\s+-RF|CURL\s+-|WGET\s|URLLIB\.REQUEST|PSUTIL|KEYLOGGER|PYNPUT)|\b(?:SEND|POST|UPLOAD|FORWARD|EMAIL|TRANSMIT|SUBMIT|SHARE)\b[^\n]{0,60}?\b(?:TO|AT|VIA)\s+(?:HTTPS?:\/\/|WWW\.|[A-Z0-9._%+-]{1,64}@[A-Z0-9.-]{1,64}\.[A-Z]{2,})/y,
+    starts: {
+      chars: ['!'],
+      words: [
+        'REQUESTS',
+        'SOCKET',
+        'OS',
+        'GETPASS',
+        'COOKIEJAR',
+        'SMTPLIB',
+        'SUBPROCESS',
+        'RM',
+        'CURL',
+        'WGET',
+        'URLLIB',
+        'PSUTIL',
+        'KEYLOGGER',
+        'PYNPUT',
+        'SEND',
+        'POST',
+        'UPLOAD',
+        'FORWARD',
+        'EMAIL',
+        'TRANSMIT',
+        'SUBMIT',
+        'SHARE',
+      ],
+    },
   },
   // A forced reply: "say only 'Access Granted'", "start your answer with".
   {
@@ -169,46 +319,73 @@ export const RULES: readonly Rule[] = [
     weight: 0.85,
     pattern: new RegExp(
       `${B}(?:ACCESS\\s+GRANTED|I\\s+HAVE\\s+BEEN\\s+PWNED|PWNED|(?:START|BEGIN|END|PREFIX|OPEN)\\s+(?:YOUR|EACH|EVERY|THE)\\s+(?:RESPONSE|ANSWER|REPLY|OUTPUT|MESSAGE)|(?:RESPOND|REPLY|ANSWER|SAY|OUTPUT|PRINT|RETURN)\\s+(?:ONLY|EXACTLY|JUST|SIMPLY)|ONLY\\s+(?:SAY|RESPOND|REPLY|OUTPUT|ANSWER|PRINT)|YOUR\\s+(?:ONLY\\s+)?(?:RESPONSE|ANSWER|REPLY|OUTPUT)\\s+(?:SHOULD|MUST|WILL|SHALL)\\s+BE|(?:SAY|RESPOND|REPLY|ANSWER|STATE)\\s+(?:THAT|WITH)\\s+["'])`,
-      'g',
+      'y',
     ),
+    starts: {
+      words: [
+        'ACCESS GRANTED',
+        'I HAVE',
+        'PWNED',
+        ...pairs('START BEGIN END PREFIX OPEN', 'YOUR EACH EVERY THE'),
+        ...pairs('RESPOND REPLY ANSWER SAY OUTPUT PRINT RETURN', 'ONLY EXACTLY JUST SIMPLY'),
+        ...pairs('ONLY', 'SAY RESPOND REPLY OUTPUT ANSWER PRINT'),
+        ...pairs('YOUR', 'ONLY RESPONSE ANSWER REPLY OUTPUT'),
+        ...pairs('SAY RESPOND REPLY ANSWER STATE', 'THAT WITH'),
+      ],
+    },
   },
   // A fake end of the document, which sets up what follows as the prompt's own text.
   {
     kind: 'fake_end',
     weight: 0.6,
     pattern:
-      /\b(?:END|CLOSE)\s+OF\s+(?:THE\s+)?(?:DOCUMENT|TEXT|CONTEXT|INPUT|FILE|EMAIL|ARTICLE|DATA|PAGE|CONTENT|PROMPT|CONVERSATION|SYSTEM\s+PROMPT|UNTRUSTED)\b|[-=*#]{3,}\s*(?:END|STOP|BEGIN\s+INSTRUCTIONS?)\b|<\/(?:DOCUMENT|CONTEXT|DATA|ARTICLE|INPUT|INSTRUCTIONS?|EMAIL|WEBPAGE|CONTENT|SEARCH_RESULTS?)>/g,
+      /\b(?:END|CLOSE)\s+OF\s+(?:THE\s+)?(?:DOCUMENT|TEXT|CONTEXT|INPUT|FILE|EMAIL|ARTICLE|DATA|PAGE|CONTENT|PROMPT|CONVERSATION|SYSTEM\s+PROMPT|UNTRUSTED)\b|[-=*#]{3,}\s*(?:END|STOP|BEGIN\s+INSTRUCTIONS?)\b|<\/(?:DOCUMENT|CONTEXT|DATA|ARTICLE|INPUT|INSTRUCTIONS?|EMAIL|WEBPAGE|CONTENT|SEARCH_RESULTS?)>/y,
+    starts: { words: pairs('END CLOSE', 'OF'), chars: ['-', '=', '*', '#', '<'] },
   },
   // Tool-call imitations: function-call JSON, XML tool tags, ReAct's `Action:` lines.
   {
     kind: 'tool_call',
     weight: 0.85,
     pattern:
-      /"(?:NAME|TOOL|FUNCTION|TOOL_NAME|RECIPIENT_NAME)"\s*:\s*"[^"\n]{1,64}"\s*,\s*"(?:ARGUMENTS|PARAMETERS|ARGS|INPUT|PARAMS)"\s*:|"(?:FUNCTION_CALL|TOOL_CALLS?|TOOL_USE)"\s*:|<\/?(?:TOOL_CALL|TOOL_CALLS|FUNCTION_CALLS?|INVOKE|TOOL_USE|FUNCTIONCALL|ANTML:INVOKE)\b|^\s*ACTION\s*:\s*\S[^\n]{0,64}\n\s*ACTION\s+INPUT\s*:/gm,
+      /"(?:NAME|TOOL|FUNCTION|TOOL_NAME|RECIPIENT_NAME)"\s*:\s*"[^"\n]{1,64}"\s*,\s*"(?:ARGUMENTS|PARAMETERS|ARGS|INPUT|PARAMS)"\s*:|"(?:FUNCTION_CALL|TOOL_CALLS?|TOOL_USE)"\s*:|<\/?(?:TOOL_CALL|TOOL_CALLS|FUNCTION_CALLS?|INVOKE|TOOL_USE|FUNCTIONCALL|ANTML:INVOKE)\b|(?<=^[ \t]{0,8})ACTION\s*:\s*\S[^\n]{0,64}\n\s*ACTION\s+INPUT\s*:/my,
+    starts: { chars: ['"', '<'], words: ['ACTION'] },
   },
   // The AI reader named, or what it produces as "your response", "your code".
   {
     kind: 'reader_reference',
     weight: 0.75,
-    pattern: new RegExp(`${B}YOUR\\s+${alt(READER_OUTPUTS)}${E}`, 'g'),
+    pattern: new RegExp(`${B}YOUR\\s+${alt(READER_OUTPUTS)}${E}`, 'y'),
+    starts: { words: ['YOUR'] },
   },
-  { kind: 'reader_reference', weight: 0.3, pattern: new RegExp(`${B}${alt(READER_NAMES)}${E}`, 'g') },
-  { kind: 'second_person', weight: 0.3, pattern: new RegExp(`${B}${alt(SECOND_PERSON)}${E}`, 'g') },
+  {
+    kind: 'reader_reference',
+    weight: 0.3,
+    pattern: new RegExp(`${B}${alt(READER_NAMES)}${E}`, 'y'),
+    starts: startsOf(READER_NAMES, true),
+  },
+  {
+    kind: 'second_person',
+    weight: 0.3,
+    pattern: new RegExp(`${B}${alt(SECOND_PERSON)}${E}`, 'y'),
+    starts: startsOf(SECOND_PERSON, true),
+  },
   // A sentence that opens with a verb in the imperative. Guards: `Use of`, `Act of`, `List of`, `Answer to`.
   {
     kind: 'imperative',
     weight: 0.45,
     pattern: new RegExp(
-      `(?:^|[.!?:;"'\\u201C\\u201D)\\]])[\\s"'*>\\-]{0,4}(${alt(IMPERATIVE_VERBS)}${E})(?!\\s+(?:OF|IS|WAS|WERE|ARE|AND|IN|FOR)${E})`,
-      'gm',
+      `(?<=(?:^|[.!?:;"'\\u201C\\u201D)\\]])[\\s"'*>\\-]{0,4})(${alt(IMPERATIVE_VERBS)}${E})(?!\\s+(?:OF|IS|WAS|WERE|ARE|AND|IN|FOR)${E})`,
+      'ym',
     ),
+    starts: { words: startsOf(IMPERATIVE_VERBS).words!, sentence: true },
   },
   // An encoded payload: a long base64 run with digits, or a run of bytes written in binary.
   {
     kind: 'encoded_payload',
     weight: 0.35,
     // The base64 half is found by findEncodedRuns in detect.ts: a plain loop, as a regex tried its run at every letter.
-    pattern: /(?:[01]{8}\s){8,}/g,
+    pattern: /(?:[01]{8}\s){8,}/y,
+    starts: {},
   },
 ];
 
@@ -217,23 +394,24 @@ export const RULES: readonly Rule[] = [
  * `I g n o r e  p r e v i o u s` or `ignore_previous-instructions` is read
  * too. Only long, specific phrases: squashed text joins words.
  */
-export const SQUASHED_PHRASES: ReadonlyArray<{ key: string; weight: number }> = [
-  { key: 'IGNOREPREVIOUSINSTRUCTIONS', weight: 0.95 },
-  { key: 'IGNOREALLPREVIOUS', weight: 0.95 },
-  { key: 'IGNOREPRIORINSTRUCTIONS', weight: 0.95 },
-  { key: 'IGNOREALLINSTRUCTIONS', weight: 0.95 },
-  { key: 'IGNOREYOURINSTRUCTIONS', weight: 0.95 },
-  { key: 'IGNORETHEABOVE', weight: 0.9 },
-  { key: 'DISREGARDPREVIOUS', weight: 0.95 },
-  { key: 'DISREGARDALLPREVIOUS', weight: 0.95 },
-  { key: 'DISREGARDTHEABOVE', weight: 0.9 },
-  { key: 'FORGETPREVIOUSINSTRUCTIONS', weight: 0.95 },
-  { key: 'FORGETALLPREVIOUS', weight: 0.95 },
-  { key: 'FORGETEVERYTHING', weight: 0.8 },
-  { key: 'REVEALYOURSYSTEMPROMPT', weight: 0.9 },
-  { key: 'REVEALTHESYSTEMPROMPT', weight: 0.9 },
-  { key: 'ACCESSGRANTED', weight: 0.8 },
-  { key: 'DEVELOPERMODE', weight: 0.8 },
-  { key: 'YOUARENOW', weight: 0.7 },
-  { key: 'NEWINSTRUCTIONS', weight: 0.75 },
+/** Each with the first word of its phrase (`head`): a long word without one is no joined form of the phrase. */
+export const SQUASHED_PHRASES: ReadonlyArray<{ key: string; weight: number; head: string }> = [
+  { key: 'IGNOREPREVIOUSINSTRUCTIONS', head: 'IGNORE', weight: 0.95 },
+  { key: 'IGNOREALLPREVIOUS', head: 'IGNORE', weight: 0.95 },
+  { key: 'IGNOREPRIORINSTRUCTIONS', head: 'IGNORE', weight: 0.95 },
+  { key: 'IGNOREALLINSTRUCTIONS', head: 'IGNORE', weight: 0.95 },
+  { key: 'IGNOREYOURINSTRUCTIONS', head: 'IGNORE', weight: 0.95 },
+  { key: 'IGNORETHEABOVE', head: 'IGNORE', weight: 0.9 },
+  { key: 'DISREGARDPREVIOUS', head: 'DISREGARD', weight: 0.95 },
+  { key: 'DISREGARDALLPREVIOUS', head: 'DISREGARD', weight: 0.95 },
+  { key: 'DISREGARDTHEABOVE', head: 'DISREGARD', weight: 0.9 },
+  { key: 'FORGETPREVIOUSINSTRUCTIONS', head: 'FORGET', weight: 0.95 },
+  { key: 'FORGETALLPREVIOUS', head: 'FORGET', weight: 0.95 },
+  { key: 'FORGETEVERYTHING', head: 'FORGET', weight: 0.8 },
+  { key: 'REVEALYOURSYSTEMPROMPT', head: 'REVEAL', weight: 0.9 },
+  { key: 'REVEALTHESYSTEMPROMPT', head: 'REVEAL', weight: 0.9 },
+  { key: 'ACCESSGRANTED', head: 'ACCESS', weight: 0.8 },
+  { key: 'DEVELOPERMODE', head: 'DEVELOPER', weight: 0.8 },
+  { key: 'YOUARENOW', head: 'YOU', weight: 0.7 },
+  { key: 'NEWINSTRUCTIONS', head: 'NEW', weight: 0.75 },
 ];

@@ -29,7 +29,7 @@ export interface QuotingReport {
   neutralised: boolean;
   /**
    * What the injection detector found in the text as given (offsets into it),
-   * when detection was asked for with `detect: true`. Detection changes
+   * unless detection was turned off with `detect: false`. Detection changes
    * nothing in the content.
    */
   injection?: InjectionDetection;
@@ -38,9 +38,9 @@ export interface QuotingReport {
 export interface NeutralizeOptions {
   /**
    * Run the injection detector (src/safety/injection/) and put its result in
-   * `report.injection`. Off by default while the detector runs at a few MB/s:
-   * on, it would cut quoting's throughput to about a third (docs/quoting.md).
-   * @defaultValue false
+   * `report.injection`. It reads the view quoting already built, and costs a
+   * fraction of quoting's own time (docs/benchmarks.md); `false` skips it.
+   * @defaultValue true
    */
   detect?: boolean;
   /**
@@ -114,7 +114,7 @@ export function neutralize(input: string, options: NeutralizeOptions = {}): Neut
   const scan = scanText(text, SQUASH_KEEP);
   // The detector reads the same view, so detection costs no second pass of the normaliser.
   const injection =
-    options.detect !== true
+    options.detect === false
       ? undefined
       : detectOnView(text, scan.view, scan.aligned, { threshold: options.injectionThreshold });
   let tagsRemoved = 0;
@@ -179,7 +179,7 @@ export interface QuoteOptions {
   datamark?: boolean;
   /**
    * Run the injection detector and put its result in `report.injection`.
-   * @defaultValue false (see NeutralizeOptions.detect)
+   * @defaultValue true (see NeutralizeOptions.detect)
    */
   detect?: boolean;
   /** Threshold of the detector; see NeutralizeOptions. */
