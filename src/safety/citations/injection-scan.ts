@@ -31,6 +31,8 @@ export interface SourceScan {
   snippet: string;
 }
 
+const ALL_SIGNALS = { threshold: 0 };
+
 /** Characters of context kept on each side of the strongest signal. */
 export const SNIPPET_CONTEXT = 60;
 /** Characters of the signal itself kept at most. */
@@ -77,13 +79,15 @@ function summarise(text: string, detection: InjectionDetection, source: Injectio
  */
 export function scanSources(sources: PageSources, kind: DocumentKind): SourceScan {
   const text = sources.text.text;
-  const main = detectInjection(text);
+  // Threshold 0: the signals of any score are kept, as the threshold that
+  // decides is the service's, applied where the scan is used.
+  const main = detectInjection(text, ALL_SIGNALS);
   const strongestAt = strongestSignal(main)?.start ?? -1;
   const inJsonLd = kind === 'page' && sources.jsonLdAt !== undefined && strongestAt >= sources.jsonLdAt;
   let best = summarise(text, main, kind === 'pdf' ? 'pdf' : inJsonLd ? 'json_ld' : 'page');
   if (sources.script !== undefined) {
     const scriptText = sources.script.text;
-    const script = detectInjection(scriptText);
+    const script = detectInjection(scriptText, ALL_SIGNALS);
     if (script.score > best.score) best = summarise(scriptText, script, 'script_json');
   }
   return best;

@@ -52,7 +52,8 @@ export function buildUserMessage(
   window?: { index: number; count: number },
   options: { key?: Uint8Array | string } = {},
 ): ClassifierMessage {
-  const block = quoteText(text, label, options);
+  // The classifier reads the text itself; the detector's report would go unread, and costs a reading of every window.
+  const block = quoteText(text, label, { ...options, detect: false });
   const part =
     window && window.count > 1
       ? ` This is part ${window.index + 1} of ${window.count} of a longer text; assess this part on its own.`

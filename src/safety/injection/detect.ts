@@ -100,15 +100,25 @@ export function detectOnView(
   options: DetectOptions = {},
 ): InjectionDetection {
   const threshold = options.threshold ?? DEFAULT_INJECTION_THRESHOLD;
-  const { signals: found, logit } = scanView(view, MODEL);
+  const { signals: rules, logit, window } = scanView(view, MODEL);
   const model = logit === -Infinity ? 0 : 1 / (1 + Math.exp(-logit));
-  const score = Math.round(combine(found, model) * 1e4) / 1e4;
+  const score = Math.round(combine(rules, model) * 1e4) / 1e4;
   const suspected = score >= threshold;
   // Spans are reported for a suspected text only: mapping them back to the original costs a second reading of a text that is not aligned with its view.
-  if (found.length === 0 || !suspected) return { score, suspected, threshold, signals: [] };
-  found.sort((a, b) => a.from - b.from || b.weight - a.weight);
-  const kept = found.slice(0, MAX_SIGNALS);
-  // The map back to the original is built only when the view is not the text's own indices and there is something to point at.
+  if (!suspected || score === 0) return { score, suspected, threshold, signals: [] };
+  const found: Array<Omit<ViewSignal, 'kind'> & { kind: SignalKind }> = [...rules];
+  // When the model's reading of the words, not a near-certain rule, gave the
+  // score, its best window is what drove it: a plain instruction that no rule
+  // names would otherwise be suspected with nothing to point at.
+  if (score === Math.round(model * 1e4) / 1e4 && window.to > window.from)
+    found.push({ kind: 'instruction_text', from: window.from, to: window.to, weight: score });
+  // The strongest signals are kept when there are too many, then listed in order.
+  const kept = (
+    found.length > MAX_SIGNALS
+      ? found.sort((a, b) => b.weight - a.weight || a.from - b.from).slice(0, MAX_SIGNALS)
+      : found
+  ).sort((a, b) => a.from - b.from || b.weight - a.weight);
+  // The map back to the original is built only when the view is not the text's own indices.
   if (aligned) {
     const signals = kept.map((s) => ({ kind: s.kind, start: s.from, end: s.to, weight: s.weight }));
     return { score, suspected, threshold, signals };

@@ -23,7 +23,8 @@ import {
   WEAK_INSTRUCTION_NOUNS,
 } from './lexicons.js';
 
-export const SIGNAL_KINDS = [
+/** The kinds of the rules' signals; each is also a feature of the model (scan.ts), in this order. */
+export const RULE_SIGNAL_KINDS = [
   'override',
   'new_instructions',
   'chat_template',
@@ -41,6 +42,14 @@ export const SIGNAL_KINDS = [
   'encoded_payload',
   'spaced_phrase',
 ] as const;
+export type RuleSignalKind = (typeof RULE_SIGNAL_KINDS)[number];
+
+/**
+ * Every kind a detection may report: the rules' kinds, and `instruction_text`,
+ * the model's best window of words when the model's reading of them drove
+ * the score (a plain instruction that no rule names).
+ */
+export const SIGNAL_KINDS = [...RULE_SIGNAL_KINDS, 'instruction_text'] as const;
 export type SignalKind = (typeof SIGNAL_KINDS)[number];
 
 /**
@@ -61,7 +70,7 @@ export interface Starts {
 }
 
 export interface Rule {
-  kind: SignalKind;
+  kind: RuleSignalKind;
   weight: number;
   /** Sticky: tried at one position at a time. */
   pattern: RegExp;

@@ -29,7 +29,14 @@ const PRIME = FNV_PRIME;
 const SMALL = LOW_BITS;
 const isCjk = cjk;
 const isSeparator = separator;
-import { ENCODED_WEIGHT, QUESTION_WEIGHT, RULES, SQUASHED_PHRASES, SIGNAL_KINDS, type SignalKind } from './rules.js';
+import {
+  ENCODED_WEIGHT,
+  QUESTION_WEIGHT,
+  RULES,
+  SQUASHED_PHRASES,
+  RULE_SIGNAL_KINDS,
+  type RuleSignalKind,
+} from './rules.js';
 
 /** A window of the model: this many words, a new one every WINDOW_TOKENS / 2 words. */
 export const WINDOW_TOKENS = 64;
@@ -44,10 +51,10 @@ const STRIDE = WINDOW_TOKENS / 2;
 
 /** Hashed features live in [0, HASHED); one feature per signal kind after them. */
 export const HASHED = 1 << 16;
-export const FEATURES = HASHED + SIGNAL_KINDS.length;
+export const FEATURES = HASHED + RULE_SIGNAL_KINDS.length;
 
 export interface ViewSignal {
-  kind: SignalKind;
+  kind: RuleSignalKind;
   from: number;
   to: number;
   weight: number;
@@ -66,9 +73,11 @@ export interface ScanResult {
   signals: ViewSignal[];
   /** The best window's logit less the length penalty, or -Infinity for a text without words. */
   logit: number;
+  /** Where the best window's words are in the view: from its first word's start to its last word's end. */
+  window: { from: number; to: number };
 }
 
-const KIND_INDEX = new Map<SignalKind, number>(SIGNAL_KINDS.map((k, i) => [k, i]));
+const KIND_INDEX = new Map<RuleSignalKind, number>(RULE_SIGNAL_KINDS.map((k, i) => [k, i]));
 
 const NUMBER = wordHash('#NUMBER');
 const SENTENCE = wordHash('#SENTENCE');
@@ -195,6 +204,8 @@ class Windows {
   readonly logit = new Float64Array(3);
   /** words in window 0 and 1, signal kinds seen in each (bit sets), words so far, previous word's hash. */
   readonly n = new Int32Array(7);
+  /** In the view: the first word's start of window 0 and 1, the best closed window's from and to, the last word's end. */
+  readonly at = new Int32Array(5);
   weights: Float32Array | Int8Array = new Int8Array(FEATURES);
   scale = 0;
   bias = 0;
@@ -210,6 +221,7 @@ class Windows {
     this.logit[0] = this.logit[1] = model.bias;
     this.logit[2] = -Infinity;
     this.n.fill(0);
+    this.at.fill(0);
     this.n[PREV] = SENTENCE;
     this.feats = model.record === undefined ? undefined : [[], []];
   }
@@ -232,7 +244,11 @@ function addFeature(w: Windows, f: number): void {
 function closeWindow(w: Windows, slot: number): void {
   if (w.n[slot]! > 0) {
     w.n[CLOSED]!++;
-    if (w.logit[slot]! > w.logit[2]!) w.logit[2] = w.logit[slot]!;
+    if (w.logit[slot]! > w.logit[2]!) {
+      w.logit[2] = w.logit[slot]!;
+      w.at[2] = w.at[slot]!;
+      w.at[3] = w.at[4]!;
+    }
     if (w.feats !== undefined) w.record!(w.feats[slot]!);
   }
   w.logit[slot] = w.bias;
@@ -241,9 +257,12 @@ function closeWindow(w: Windows, slot: number): void {
   if (w.feats !== undefined) w.feats[slot] = [];
 }
 
-function addToken(w: Windows, h: number): void {
+function addToken(w: Windows, h: number, from: number, to: number): void {
   const t = w.n[TOKENS]!;
   if (t > 0 && t % STRIDE === 0) closeWindow(w, (t / STRIDE) & 1);
+  if (w.n[0] === 0) w.at[0] = from;
+  if (w.n[1] === 0) w.at[1] = from;
+  w.at[4] = to;
   w.n[TOKENS] = t + 1;
   w.n[0]!++;
   w.n[1]!++;
@@ -284,7 +303,7 @@ export class Pass {
     this.w.reset(model);
   }
 
-  signal(kind: SignalKind, from: number, to: number, weight: number): void {
+  signal(kind: RuleSignalKind, from: number, to: number, weight: number): void {
     this.found.push({ kind, from, to, weight });
     addKind(this.w, KIND_INDEX.get(kind)!);
   }
@@ -380,7 +399,7 @@ export function scanView(view: string, model: ModelInput): ScanResult {
       } while ((cls & WORD) !== 0);
       const length = i - from;
       const hw = h & SMALL;
-      addToken(w, (all & DIGIT) !== 0 ? NUMBER : hw);
+      addToken(w, (all & DIGIT) !== 0 ? NUMBER : hw, from, i);
       if ((all & B64) === 0) {
         // A letter of another alphabet ends a base64 run.
         endBase64(pass, b64From, from, b64Digit);
@@ -414,7 +433,7 @@ export function scanView(view: string, model: ModelInput): ScanResult {
     if (c >= 128) {
       if (isCjk(c)) {
         const hc = Math.imul(FNV ^ c, PRIME) & SMALL;
-        addToken(w, hc);
+        addToken(w, hc, i, i + 1);
         pass.word(hc, i, i + 1, opening);
         opening = false;
       }
@@ -439,14 +458,14 @@ export function scanView(view: string, model: ModelInput): ScanResult {
     } else if (c === 0x2e || c === 0x3b) {
       w.n[PREV] = SENTENCE;
     } else if (c === 0x3f) {
-      addToken(w, QUESTION_MARK);
+      addToken(w, QUESTION_MARK, i, i + 1);
       w.n[PREV] = SENTENCE;
       question(pass, i);
     } else if (c === 0x21) {
-      addToken(w, EXCLAMATION);
+      addToken(w, EXCLAMATION, i, i + 1);
       w.n[PREV] = SENTENCE;
     } else if (c === 0x3a) {
-      addToken(w, COLON);
+      addToken(w, COLON, i, i + 1);
     }
     i++;
   }
@@ -456,7 +475,7 @@ export function scanView(view: string, model: ModelInput): ScanResult {
   closeWindow(w, 1);
   const windows = w.n[CLOSED]!;
   const logit = windows === 0 ? -Infinity : w.logit[2]! - LENGTH_PENALTY * Math.log(windows);
-  const result = { signals: pass.found, logit };
+  const result = { signals: pass.found, logit, window: { from: w.at[2]!, to: w.at[3]! } };
   pass.view = '';
   return result;
 }
