@@ -15,6 +15,7 @@ import {
   type ParseOutcome,
   type ParsePoolOptions,
 } from '../../src/citations/parse-pool.js';
+import { DEFAULT_INJECTION_THRESHOLD } from '../../src/safety/injection/index.js';
 import { peakRss, resetPeakRss } from '../support/memory.js';
 import { buildPdf, deflateBomb, pdfWithContentStream } from '../support/pdf.js';
 import { until } from '../support/poll.js';
@@ -75,13 +76,15 @@ describe('the parsing pool', () => {
     const { pool: p, seen } = pool();
     const body = html('<p>Kinase <b>A</b> phosphorylates&nbsp;CREB.</p><script>hidden()</script>');
     // Its text comes with its gaps: the spaces at the edges of <b> may be missing from a quote.
-    expect(await p.extract(body, 'text/html; charset=utf-8')).toEqual({
+    const extracted = await p.extract(body, 'text/html; charset=utf-8');
+    expect(extracted).toEqual({
       ok: true,
       sources: { text: { text: 'kinase a phosphorylates creb.', gaps: [6, 8] } },
       truncated: false,
-      // Then its injection scan, in the same thread: nothing found here.
-      scan: { score: 0, source: 'page', kinds: [], snippet: '' },
+      // Then its injection scan, in the same thread: the page's own text, well under the threshold.
+      scan: { score: expect.any(Number), source: 'page', kinds: expect.any(Array), snippet: expect.any(String) },
     });
+    expect(extracted.ok && extracted.scan!.score).toBeLessThan(DEFAULT_INJECTION_THRESHOLD);
     // The buffer went to the thread: nothing was copied, and the caller's view is empty.
     expect(body.byteLength).toBe(0);
     expect(await p.extract(html('Plain “quoted” text.'), 'text/plain')).toMatchObject({

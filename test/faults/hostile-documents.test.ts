@@ -235,9 +235,11 @@ describe.skipIf(process.platform !== 'linux')('hostile documents served to a run
       }
       expect(allDone).toBeLessThan(30_000);
 
-      // The event loop was never held: no scrape window saw a delay of 100 ms.
+      // The event loop was never held: no scrape window saw a delay of 250 ms. Parsing any of
+      // these documents on the main thread holds it for seconds; the worker here runs from its
+      // sources, and on two loaded cores one window early in the run has seen 80 to 110 ms.
       expect(lagMax.length).toBeGreaterThan(5);
-      expect(Math.max(...lagMax)).toBeLessThan(0.1);
+      expect(Math.max(...lagMax)).toBeLessThan(0.25);
       // /healthz answered every poll, promptly.
       expect(health.length).toBeGreaterThan(20);
       expect(health.filter((h) => h.status !== 200)).toEqual([]);
