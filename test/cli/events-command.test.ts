@@ -3,9 +3,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/run.js';
+import { runMain } from '../support/cli.js';
 import { deleteKeys, REDIS_URL, testRedis, uniqueName } from '../support/redis.js';
 
 const redis = testRedis();
@@ -25,13 +24,7 @@ afterAll(async () => {
 async function tail(
   ...args: string[]
 ): Promise<{ code: number; lines: Array<{ type: string; eventId: string }>; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const code = await main(['events', 'tail', ...args], { stdin: new PassThrough(), stdout, stderr, env });
+  const { code, stdout: out, stderr: err } = await runMain(['events', 'tail', ...args], { env });
   const lines = out
     .split('\n')
     .filter(Boolean)

@@ -7,10 +7,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/run.js';
-import { runCli, type CliRun } from '../support/cli.js';
+import { runCli, runMain, type CliRun } from '../support/cli.js';
 import { freePort } from '../support/processes.js';
 import { uniqueName } from '../support/redis.js';
 import { startSilentServer, type SilentServer } from '../support/silent-server.js';
@@ -107,11 +106,8 @@ describe('one line per failure', () => {
           this.destroy(new Error('stdin went away'));
         },
       });
-      const stderr = new PassThrough();
-      let err = '';
-      stderr.on('data', (d: Buffer) => (err += d.toString()));
-      const code = await main(argv, { stdin, stdout: new PassThrough(), stderr, env });
-      return { code, stderr: err };
+      const { code, stderr } = await runMain(argv, { stdin, env });
+      return { code, stderr };
     };
     const plain = await run(['publish', 'hypothesis']);
     expect(plain).toEqual({

@@ -1,23 +1,12 @@
 /** Every command and subcommand answers --help and -h with its usage; --version prints the package's version. */
 import { readFileSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/run.js';
-import { runCli } from '../support/cli.js';
+import { runCli, runMain } from '../support/cli.js';
 
 const VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
 
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  // No configuration is read and nothing connects: help comes before both.
-  const code = await main(argv, { stdin: new PassThrough(), stdout, stderr, env: { REDIS_URL: 'notaurl' } });
-  return { code, stdout: out, stderr: err };
-}
+// No configuration is read and nothing connects: help comes before both.
+const run = (argv: string[]) => runMain(argv, { env: { REDIS_URL: 'notaurl' } });
 
 /** Each command line, and the line its usage must contain. */
 const CASES: Array<[string[], string]> = [

@@ -7,6 +7,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import { main } from '../../src/cli/run.js';
 import { testConfig } from './config.js';
 import { markerHandler, startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js';
 import { startHarness, type Harness } from './pipeline.js';
@@ -45,6 +47,24 @@ export function runCli(
     });
     p.stdin.end(options.input ?? '');
   });
+}
+
+/**
+ * Runs `cosci-safety` in this process (its `main`), with `stdin` (empty
+ * unless given) and `env`; what it wrote to stdout and stderr, and its exit code.
+ */
+export async function runMain(
+  argv: string[],
+  options: { env: Record<string, string | undefined>; stdin?: Readable },
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d: Buffer) => (out += d.toString()));
+  stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const code = await main(argv, { stdin: options.stdin ?? new PassThrough(), stdout, stderr, env: options.env });
+  return { code, stdout: out, stderr: err };
 }
 
 export interface Cli {
