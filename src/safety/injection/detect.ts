@@ -102,7 +102,8 @@ export function detectOnView(
   const threshold = options.threshold ?? DEFAULT_INJECTION_THRESHOLD;
   const { signals: rules, logit, window } = scanView(view, MODEL);
   const model = logit === -Infinity ? 0 : 1 / (1 + Math.exp(-logit));
-  const score = Math.round(combine(rules, model) * 1e4) / 1e4;
+  const combined = combine(rules, model);
+  const score = Math.round(combined * 1e4) / 1e4;
   const suspected = score >= threshold;
   // Spans are reported for a suspected text only: mapping them back to the original costs a second reading of a text that is not aligned with its view.
   if (!suspected || score === 0) return { score, suspected, threshold, signals: [] };
@@ -110,7 +111,7 @@ export function detectOnView(
   // When the model's reading of the words, not a near-certain rule, gave the
   // score, its best window is what drove it: a plain instruction that no rule
   // names would otherwise be suspected with nothing to point at.
-  if (score === Math.round(model * 1e4) / 1e4 && window.to > window.from)
+  if (combined === model && window.to > window.from)
     found.push({ kind: 'instruction_text', from: window.from, to: window.to, weight: score });
   // The strongest signals are kept when there are too many, then listed in order.
   const kept = (
