@@ -44,14 +44,53 @@ export const OVERRIDE_VERBS: Record<string, readonly string[]> = {
     'missachten sie',
     'beachte nicht',
   ],
-  es: ['ignora', 'ignore', 'ignoren', 'olvida', 'olvide', 'olviden', 'descarta', 'haz caso omiso', 'omite'],
-  it: ['ignora', 'ignori', 'dimentica', 'dimentichi', 'trascura', 'non considerare'],
-  pt: ['ignore', 'ignora', 'esqueça', 'esqueca', 'desconsidere', 'despreze'],
+  es: [
+    'ignora',
+    'ignore',
+    'ignoren',
+    'olvida',
+    'olvide',
+    'olviden',
+    'olvídate de',
+    'olvídese de',
+    'descarta',
+    'haz caso omiso',
+    'omite',
+  ],
+  it: ['ignora', 'ignori', 'dimentica', 'dimentichi', 'dimenticati', 'trascura', 'non considerare'],
+  pt: ['ignore', 'ignora', 'esqueça', 'esqueca', 'esqueça-se', 'desconsidere', 'despreze'],
   ru: ['игнорируй', 'игнорируйте', 'проигнорируй', 'забудь', 'забудьте', 'не обращай внимания на', 'не учитывай'],
   zh: ['忽略', '无视', '忘记', '忽视', '不要理会', '忘掉', '無視', '忽略掉'],
   ja: ['無視', '忘れて', '忘れろ', '従わないで'],
   ko: ['무시', '잊어', '잊으세요'],
-  ar: ['تجاهل', 'انس', 'تجاهلي', 'أهمل'],
+  ar: ['تجاهل', 'انس', 'تجاهلي', 'أهمل', 'تغاضى', 'تغاض', 'لا تتبع', 'اترك'],
+  nl: ['negeer', 'negeert', 'vergeet', 'let niet op', 'volg niet'],
+  pl: ['zignoruj', 'ignoruj', 'zignorujcie', 'zapomnij', 'zapomnijcie', 'pomiń', 'nie zwracaj uwagi na', 'lekceważ'],
+  sv: ['ignorera', 'glöm', 'bortse från', 'strunta i'],
+  cs: ['ignoruj', 'ignorujte', 'zapomeň', 'zapomeňte', 'nevšímej si'],
+  ro: ['ignoră', 'ignorați', 'uită', 'uitați', 'nu ține cont de'],
+  uk: ['ігноруй', 'ігноруйте', 'проігноруй', 'забудь', 'забудьте', 'не зважай на'],
+  vi: ['bỏ qua', 'quên', 'phớt lờ', 'lờ đi', 'không tuân theo', 'đừng làm theo'],
+  id: ['abaikan', 'lupakan', 'jangan ikuti', 'acuhkan'],
+  tl: ['kalimutan', 'huwag pansinin', 'balewalain', 'ipagwalang-bahala'],
+  he: ['התעלם', 'התעלמי', 'שכח', 'שכחי'],
+  sw: ['puuza', 'sahau'],
+  fa: ['نادیده بگیر', 'فراموش کن'],
+};
+
+/**
+ * Verbs of disregard in languages that put the verb after its object
+ * ("the previous instructions ignore"): rules.ts looks for a noun of
+ * INSTRUCTION_NOUNS first, then one of these.
+ */
+export const OVERRIDE_VERBS_LAST: Record<string, readonly string[]> = {
+  ja: OVERRIDE_VERBS.ja!,
+  ko: OVERRIDE_VERBS.ko!,
+  de: ['ignorieren', 'vergessen', 'missachten'],
+  hi: ['अनदेखा', 'नज़रअंदाज़', 'नजरअंदाज', 'भूल जाओ', 'भूल जाएं', 'भूल जाइए', 'न मानें'],
+  bn: ['উপেক্ষা', 'অগ্রাহ্য', 'ভুলে যান', 'ভুলে যাও'],
+  tr: ['yok say', 'görmezden gel', 'unut', 'dikkate alma', 'umursama'],
+  fa: ['نادیده بگیر', 'فراموش کن'],
 };
 
 /** A noun for the instructions or rules the reader was given, by language. */
@@ -76,7 +115,22 @@ export const INSTRUCTION_NOUNS: Record<string, readonly string[]> = {
   zh: ['指令', '指示', '说明', '规则', '提示', '命令', '要求', '一切'],
   ja: ['指示', '命令', 'ルール', '指令', 'プロンプト', '規則'],
   ko: ['지시', '명령', '지침', '규칙', '프롬프트'],
-  ar: ['التعليمات', 'الأوامر', 'القواعد', 'التوجيهات'],
+  ar: ['التعليمات', 'الأوامر', 'القواعد', 'التوجيهات', 'تعليمات', 'تعليماتك', 'كل ما'],
+  nl: ['instructies', 'instructie', 'aanwijzingen', 'opdrachten', 'regels', 'alles'],
+  pl: ['instrukcje', 'instrukcji', 'polecenia', 'poleceń', 'zasady', 'reguły', 'wszystko'],
+  sv: ['instruktioner', 'instruktionerna', 'regler', 'reglerna', 'allt'],
+  cs: ['pokyny', 'instrukce', 'pravidla', 'všechno'],
+  ro: ['instrucțiunile', 'instrucțiuni', 'regulile', 'tot ce'],
+  uk: ['інструкції', 'інструкцій', 'вказівки', 'правила', 'все', 'всі'],
+  vi: ['hướng dẫn', 'chỉ dẫn', 'chỉ thị', 'quy tắc', 'mệnh lệnh', 'mọi thứ', 'tất cả'],
+  id: ['instruksi', 'petunjuk', 'perintah', 'aturan', 'semua'],
+  tl: ['tagubilin', 'mga tagubilin', 'utos', 'panuntunan', 'patakaran', 'lahat'],
+  he: ['ההוראות', 'הוראות', 'הכללים', 'ההנחיות', 'הכל'],
+  sw: ['maagizo', 'maelekezo', 'sheria', 'kila kitu'],
+  fa: ['دستورالعمل', 'دستورات', 'قوانین', 'همه چیز'],
+  hi: ['निर्देश', 'निर्देशों', 'आदेश', 'आदेशों', 'नियम', 'नियमों', 'सब कुछ'],
+  bn: ['নির্দেশ', 'নির্দেশনা', 'নির্দেশাবলী', 'নিয়ম', 'আদেশ', 'সবকিছু'],
+  tr: ['talimat', 'talimatları', 'talimatlar', 'talimatlarını', 'komutları', 'kuralları', 'yönergeleri', 'her şeyi'],
 };
 
 /**
@@ -130,6 +184,21 @@ export const SECRETS: Record<string, readonly string[]> = {
   ja: ['パスワード', '秘密鍵', 'システムプロンプト', '秘密'],
   ko: ['비밀번호', '암호', '시스템 프롬프트', '비밀 키'],
   ar: ['كلمة المرور', 'كلمة السر', 'المفتاح السري'],
+  nl: ['wachtwoord', 'geheime sleutel', 'systeemprompt'],
+  pl: ['hasło', 'hasła', 'tajny klucz', 'prompt systemowy'],
+  sv: ['lösenord', 'lösenordet', 'hemlig nyckel', 'systemprompt'],
+  cs: ['heslo', 'tajný klíč'],
+  ro: ['parolă', 'cheia secretă', 'cheie secretă'],
+  uk: ['пароль', 'секретний ключ', 'системний промпт'],
+  vi: ['mật khẩu', 'khóa bí mật', 'chìa khóa bí mật'],
+  id: ['kata sandi', 'kunci rahasia'],
+  tl: ['lihim na susi'],
+  he: ['סיסמה', 'הסיסמה', 'המפתח הסודי'],
+  sw: ['nenosiri', 'ufunguo wa siri'],
+  fa: ['رمز عبور', 'کلید مخفی', 'کلید رمز'],
+  hi: ['पासवर्ड', 'गुप्त कुंजी'],
+  bn: ['পাসওয়ার্ড', 'গোপন চাবি'],
+  tr: ['şifre', 'şifreyi', 'şifreniz', 'parolayı', 'gizli anahtar'],
 };
 
 /** The second person: an author of ordinary science rarely addresses the reader. */
@@ -150,7 +219,75 @@ export const SECOND_PERSON: readonly string[] = [
   'あなた',
   '당신',
   'أنت',
+  'dich',
+  'dein',
+  'deine',
+  'deinen',
+  'tvůj',
+  'twój',
+  'twoje',
+  'ти',
+  'твій',
+  'anda',
+  'kamu',
+  'ikaw',
+  'iyong',
+  'آپ',
+  'आप',
+  'तुम',
+  'আপনি',
+  'আপনার',
+  'তুমি',
+  'তোমার',
+  'senin',
+  'שלך',
+  'אתה',
+  'شما',
 ];
+
+/**
+ * A new persona or mode for the reader, in languages other than English
+ * (rules.ts has the English forms as a pattern): "you are now", "from now
+ * on", "act as", "pretend to be".
+ */
+export const PERSONA_PHRASES: Record<string, readonly string[]> = {
+  fr: [
+    'tu es maintenant',
+    'vous êtes maintenant',
+    'à partir de maintenant',
+    'désormais tu',
+    'agis comme',
+    'agissez comme',
+    'fais semblant',
+    'faites semblant',
+    'joue le rôle',
+  ],
+  de: [
+    'du bist jetzt',
+    'sie sind jetzt',
+    'ab jetzt',
+    'von nun an',
+    'tu so als',
+    'stell dir vor du bist',
+    'verhalte dich wie',
+    'agiere als',
+    'fungiere als',
+    'als fungieren',
+  ],
+  es: ['ahora eres', 'a partir de ahora', 'actúa como', 'actua como', 'finge ser', 'finge que', 'haz de cuenta'],
+  it: ['ora sei', "d'ora in poi", 'da ora in poi', 'agisci come', 'fingi di essere', 'comportati come'],
+  pt: ['agora você é', 'agora voce e', 'a partir de agora', 'aja como', 'finja ser', 'finja que', 'comporte-se como'],
+  ru: ['теперь ты', 'отныне', 'с этого момента', 'представь что ты', 'веди себя как', 'притворись'],
+  uk: ['тепер ти', 'відтепер', 'уяви що ти', 'поводься як', 'прикинься'],
+  pl: ['jesteś teraz', 'od teraz', 'udawaj', 'zachowuj się jak'],
+  nl: ['je bent nu', 'jij bent nu', 'vanaf nu', 'doe alsof', 'gedraag je als'],
+  tr: ['artık sen', 'bundan sonra', 'gibi davran', 'rolüne bürün'],
+  vi: ['bây giờ bạn là', 'từ bây giờ', 'hãy đóng vai', 'giả vờ'],
+  id: ['sekarang kamu adalah', 'mulai sekarang', 'bertindaklah sebagai', 'berpura-puralah'],
+  zh: ['你现在是', '从现在开始', '扮演', '假装你是', '假装'],
+  ja: ['あなたは今', '今から', 'として振る舞', 'ふりをして', 'になりきって'],
+  ko: ['지금부터', '역할을 해', '인 척'],
+};
 
 /**
  * Verbs that open an instruction in the imperative mood. Nouns that share a

@@ -16,6 +16,8 @@ import {
   IMPERATIVE_VERBS,
   INSTRUCTION_NOUNS,
   OVERRIDE_VERBS,
+  OVERRIDE_VERBS_LAST,
+  PERSONA_PHRASES,
   READER_NAMES,
   READER_OUTPUTS,
   SECOND_PERSON,
@@ -140,6 +142,7 @@ export const ENCODED_WEIGHT = 0.35;
 
 const verbs = alt(all(OVERRIDE_VERBS));
 const nouns = alt(all(INSTRUCTION_NOUNS));
+const verbLastNouns = Object.keys(OVERRIDE_VERBS_LAST).flatMap((lang) => INSTRUCTION_NOUNS[lang] ?? []);
 
 export const RULES: readonly Rule[] = [
   // "Ignore all previous instructions", in any of the lexicons' languages.
@@ -156,15 +159,12 @@ export const RULES: readonly Rule[] = [
     pattern: new RegExp(`${B}${verbs}${E}${clause(32)}${B}${alt(WEAK_INSTRUCTION_NOUNS)}`, 'y'),
     starts: startsOf(all(OVERRIDE_VERBS)),
   },
-  // Languages whose verb comes last (Japanese, Korean, German's infinitive): the noun, then the verb.
+  // Languages whose verb comes last (Japanese, Korean, Hindi, Bengali, Turkish, Persian, German's infinitive): the noun, then the verb.
   {
     kind: 'override',
     weight: 0.95,
-    pattern: new RegExp(
-      `${alt([...INSTRUCTION_NOUNS.ja!, ...INSTRUCTION_NOUNS.ko!, ...INSTRUCTION_NOUNS.de!])}${clause(16)}${alt([...OVERRIDE_VERBS.ja!, ...OVERRIDE_VERBS.ko!, 'ignorieren', 'vergessen', 'missachten'])}`,
-      'y',
-    ),
-    starts: startsOf([...INSTRUCTION_NOUNS.ja!, ...INSTRUCTION_NOUNS.ko!, ...INSTRUCTION_NOUNS.de!]),
+    pattern: new RegExp(`${alt(verbLastNouns)}${clause(24)}${alt(all(OVERRIDE_VERBS_LAST))}`, 'y'),
+    starts: startsOf(verbLastNouns),
   },
   {
     kind: 'override',
@@ -239,6 +239,23 @@ export const RULES: readonly Rule[] = [
         ...pairs('IMMERSE', 'YOURSELF'),
       ],
     },
+  },
+  // A claim to be the reader's maker or operator: "I'm your developer", "as the administrator".
+  {
+    kind: 'persona',
+    weight: 0.6,
+    pattern: new RegExp(
+      `${B}(?:I\\s+AM|I'M|AS)\\s+(?:YOUR|THE|AN?)\\s+(?:(?:LEAD|SENIOR|SYSTEM|CHIEF)\\s+)?(?:DEVELOPER|CREATOR|ADMIN|ADMINISTRATOR|OWNER|PROGRAMMER|OPERATOR|SUPERVISOR|MAKER)${E}`,
+      'y',
+    ),
+    starts: { words: [...pairs('I', 'AM M'), ...pairs('AS', 'YOUR THE A AN')] },
+  },
+  // The same in other languages: "tu es maintenant", "ab jetzt", "从现在开始".
+  {
+    kind: 'persona',
+    weight: 0.8,
+    pattern: new RegExp(`${B}${alt(all(PERSONA_PHRASES))}`, 'y'),
+    starts: startsOf(all(PERSONA_PHRASES)),
   },
   {
     kind: 'persona',
@@ -343,6 +360,16 @@ export const RULES: readonly Rule[] = [
       ],
     },
   },
+  // "just print "..."": weaker, as prose may "simply write" a quoted symbol.
+  {
+    kind: 'forced_reply',
+    weight: 0.7,
+    pattern: new RegExp(
+      `${B}(?:JUST|SIMPLY)\\s+(?:SAY|PRINT|OUTPUT|WRITE|TYPE|RESPOND\\s+WITH|REPLY\\s+WITH)\\s*:?\\s*["\\u201C]`,
+      'y',
+    ),
+    starts: { words: pairs('JUST SIMPLY', 'SAY PRINT OUTPUT WRITE TYPE RESPOND REPLY') },
+  },
   // A fake end of the document, which sets up what follows as the prompt's own text.
   {
     kind: 'fake_end',
@@ -420,6 +447,7 @@ export const SQUASHED_PHRASES: ReadonlyArray<{ key: string; weight: number; head
   { key: 'REVEALYOURSYSTEMPROMPT', head: 'REVEAL', weight: 0.9 },
   { key: 'REVEALTHESYSTEMPROMPT', head: 'REVEAL', weight: 0.9 },
   { key: 'ACCESSGRANTED', head: 'ACCESS', weight: 0.8 },
+  { key: 'HAVEBEENPWNED', head: 'HAVE', weight: 0.85 },
   { key: 'DEVELOPERMODE', head: 'DEVELOPER', weight: 0.8 },
   { key: 'YOUARENOW', head: 'YOU', weight: 0.7 },
   { key: 'NEWINSTRUCTIONS', head: 'NEW', weight: 0.75 },

@@ -46,7 +46,7 @@ export const WINDOW_TOKENS = 64;
  * benign windows scores higher than one; this keeps the false-positive rate
  * of a long page near that of a sentence (see docs/quoting.md, Limits).
  */
-export const LENGTH_PENALTY = 3;
+export const LENGTH_PENALTY = 4;
 const STRIDE = WINDOW_TOKENS / 2;
 
 /** Hashed features live in [0, HASHED); one feature per signal kind after them. */

@@ -28,7 +28,7 @@ describe('quoting reports the injection detector', () => {
   });
 
   it('applies the threshold given', () => {
-    const t = 'The results suggest that you can reduce the dose.';
+    const t = 'As you may know, the dose was reduced in most trials.';
     const score = neutralize(t, { detect: true }).report.injection!.score;
     expect(neutralize(t, { detect: true }).report.injection?.suspected).toBe(false);
     expect(neutralize(t, { detect: true, injectionThreshold: score }).report.injection?.suspected).toBe(true);
