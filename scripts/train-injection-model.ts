@@ -19,6 +19,16 @@
  * drawn from a fixed seed: the same corpus gives the same weights. A text
  * scores its best window less the length penalty (scan.ts).
  *
+ * Priors from the rules: a rule's weight says what its span alone should
+ * score, but a kind the corpus rarely shows ("System:" at the start of a
+ * line, "end of document") would get no weight from the data, and an attack
+ * unlike the corpus would lose what the rules know. So each signal kind's
+ * weight starts at, and its L2 pulls it towards, a prior: the logit that
+ * lifts an ordinary window (the median benign text of a first fit without
+ * priors) to the score of the kind's weakest rule, measured against that
+ * fit's threshold. Word weights start at, and are pulled towards, 0. The
+ * data then moves each kind's weight where it has evidence.
+ *
  * Before the final fit, a k-fold cross-validation (folds drawn per file,
  * whole texts in one fold) scores every text by a model whose training never
  * saw it; the threshold is set on those scores for at most TARGET_FP of the
@@ -43,7 +53,14 @@ import {
 } from '../eval/machine.js';
 import { rng } from '../eval/random.js';
 import { scanText } from '../src/safety/quoting/normalized-view.js';
-import { FEATURES, LENGTH_PENALTY, scanView } from '../src/safety/injection/scan.js';
+import { FEATURES, HASHED, LENGTH_PENALTY, scanView } from '../src/safety/injection/scan.js';
+import {
+  ENCODED_WEIGHT,
+  QUESTION_WEIGHT,
+  RULES,
+  RULE_SIGNAL_KINDS,
+  SQUASHED_PHRASES,
+} from '../src/safety/injection/rules.js';
 import { CERTAIN, DEFAULT_INJECTION_THRESHOLD } from '../src/safety/injection/detect.js';
 
 const WEIGHTS_FILE = fileURLToPath(new URL('../src/safety/injection/model-weights.ts', import.meta.url));
@@ -111,7 +128,31 @@ interface Model {
   b: number;
 }
 
+/** The weakest weight a signal of each kind can carry, from the rules (rules.ts). */
+const KIND_WEIGHT = RULE_SIGNAL_KINDS.map((kind) => {
+  const weights = RULES.filter((r) => r.kind === kind).map((r) => r.weight);
+  if (kind === 'question') weights.push(QUESTION_WEIGHT);
+  if (kind === 'encoded_payload') weights.push(ENCODED_WEIGHT);
+  if (kind === 'spaced_phrase') weights.push(...SQUASHED_PHRASES.map((p) => p.weight));
+  if (weights.length === 0) throw new Error(`no weight for signal kind ${kind}`);
+  return Math.min(...weights);
+});
+const logOdds = (p: number): number => Math.log(p / (1 - p));
+
+/** A model fitted on `texts` with the rules' priors (see the top of this file). */
 function train(texts: Text[]): Model {
+  const first = fit(texts, new Float64Array(FEATURES));
+  const benign = texts.filter((t) => !t.item.attack).map((t) => logit(first, t));
+  const sorted = [...benign].sort((a, b) => a - b);
+  const gap = thresholdFor(benign, TARGET_FP) - sorted[Math.floor(sorted.length / 2)]!;
+  const prior = new Float64Array(FEATURES);
+  KIND_WEIGHT.forEach((p, k) => {
+    prior[HASHED + k] = Math.max(0, logOdds(p) - logOdds(DEFAULT_INJECTION_THRESHOLD) + gap);
+  });
+  return fit(texts, prior);
+}
+
+function fit(texts: Text[], prior: Float64Array): Model {
   const samples: Array<{ f: Int32Array; y: number; m: number }> = [];
   for (const t of texts)
     for (const f of t.windows)
@@ -119,7 +160,7 @@ function train(texts: Text[]): Model {
   const pos = samples.filter((s) => s.y === 1).length;
   const neg = samples.length - pos;
   const weightOf = [samples.length / (2 * Math.max(neg, 1)), samples.length / (2 * Math.max(pos, 1))];
-  const w = new Float64Array(FEATURES);
+  const w = Float64Array.from(prior);
   let b = 0;
   const random = rng(SEED);
   const order = samples.map((_, i) => i);
@@ -137,7 +178,7 @@ function train(texts: Text[]): Model {
       const g = (p - y) * weightOf[y]! * m;
       for (let i = 0; i < f.length; i++) {
         const x = f[i]!;
-        w[x] = w[x]! - rate * (g + L2 * w[x]!);
+        w[x] = w[x]! - rate * (g + L2 * (w[x]! - prior[x]!));
       }
       b -= rate * g;
     }
@@ -250,13 +291,15 @@ const final = train(texts);
 // Move the bias so that the default threshold's logit falls at the cross-validated cut.
 const target = Math.log(DEFAULT_INJECTION_THRESHOLD / (1 - DEFAULT_INJECTION_THRESHOLD));
 const bias = final.b - cut + target;
+// Word weights as signed bytes; the kinds' few large weights exactly, so they do not coarsen the bytes' scale.
 let max = 0;
-for (let i = 0; i < FEATURES; i++) max = Math.max(max, Math.abs(final.w[i]!));
+for (let i = 0; i < HASHED; i++) max = Math.max(max, Math.abs(final.w[i]!));
 const scale = max / 127;
-const q = new Int8Array(FEATURES);
-for (let i = 0; i < FEATURES; i++) q[i] = Math.round(final.w[i]! / scale);
+const q = new Int8Array(HASHED);
+for (let i = 0; i < HASHED; i++) q[i] = Math.round(final.w[i]! / scale);
+const kindWeights = RULE_SIGNAL_KINDS.map((_, k) => Number(final.w[HASHED + k]!.toFixed(4)));
 const nonzero = q.filter((x) => x !== 0).length;
-console.log(`${nonzero} of ${FEATURES} weights are not zero; scale ${scale.toExponential(3)}`);
+console.log(`${nonzero} of ${HASHED} word weights are not zero; scale ${scale.toExponential(3)}`);
 
 if (!values['no-write']) {
   const b64 = Buffer.from(q.buffer).toString('base64');
@@ -267,8 +310,10 @@ if (!values['no-write']) {
       `// ${texts.length} texts, ${texts.reduce((n, t) => n + t.windows.length, 0)} windows; ${EPOCHS} epochs, rate ${RATE}, L2 ${L2}, seed ${SEED}.`,
       `export const BIAS = ${bias};`,
       `export const SCALE = ${scale};`,
-      '/** One signed byte per feature (scan.ts FEATURES), base64. */',
+      '/** One signed byte per hashed word feature (scan.ts HASHED), base64; times SCALE. */',
       `export const WEIGHTS =\n  '${b64}';`,
+      '/** One weight per signal kind, in the order of RULE_SIGNAL_KINDS (rules.ts). */',
+      `export const KIND_WEIGHTS: readonly number[] = [${kindWeights.join(', ')}];`,
       '',
     ].join('\n'),
   );

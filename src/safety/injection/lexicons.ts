@@ -443,7 +443,31 @@ export const READER_NAMES: readonly string[] = [
   'gpt',
   'claude',
   'gemini',
-  'dan',
   'jailbreak',
   'jailbroken',
 ];
+
+/**
+ * "Imagine that ..." in languages other than English, which frames a request
+ * as a hypothetical (rules.ts has the English forms). Only forms of
+ * "imagine": "suppose" opens many a proof.
+ */
+export const HYPOTHETICAL_PHRASES: Record<string, readonly string[]> = {
+  fr: ['imaginez que', 'imagine que', 'imaginons que', 'imaginez un', 'imaginez une'],
+  de: ['stell dir vor', 'stellen sie sich vor', 'stellt euch vor'],
+  es: ['imagina que', 'imagínate que', 'imaginemos que', 'imagine que'],
+  it: ['immagina che', 'immaginiamo che', 'immagini che'],
+  pt: ['imagine que', 'imagina que', 'imaginemos que'],
+  nl: ['stel je voor', 'beeld je in'],
+  pl: ['wyobraź sobie', 'wyobraźmy sobie'],
+  ru: ['представь что', 'представьте что', 'представь себе'],
+  uk: ['уяви що', 'уявіть що', 'уяви собі'],
+  tr: ['hayal et', 'hayal edin', 'düşünün ki'],
+  ar: ['تخيل', 'تخيلي', 'لنتخيل'],
+  hi: ['कल्पना कीजिए', 'कल्पना करें', 'कल्पना करो'],
+  vi: ['hãy tưởng tượng', 'tưởng tượng rằng'],
+  id: ['bayangkan'],
+  zh: ['想象一下', '假设我们'],
+  ja: ['想像してください', '想像して'],
+  ko: ['상상해 보세요', '상상해봐'],
+};

@@ -1,12 +1,12 @@
 /**
  * The linear model of the detector: one weight per hashed word unigram and
  * bigram and per signal kind (scan.ts), trained by
- * scripts/train-injection-model.ts; the weights are in model-weights.ts,
- * stored as signed bytes times a scale.
+ * scripts/train-injection-model.ts; the weights are in model-weights.ts:
+ * the words' as signed bytes times a scale, the kinds' as numbers.
  */
 import type { ModelInput } from './scan.js';
-import { FEATURES } from './scan.js';
-import { BIAS, SCALE, WEIGHTS } from './model-weights.js';
+import { FEATURES, HASHED } from './scan.js';
+import { BIAS, KIND_WEIGHTS, SCALE, WEIGHTS } from './model-weights.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
@@ -31,8 +31,17 @@ function decodeBase64(s: string, length: number): Int8Array {
   return new Int8Array(out.buffer);
 }
 
-export const MODEL: ModelInput = {
-  weights: WEIGHTS.length === 0 ? new Int8Array(FEATURES) : decodeBase64(WEIGHTS, FEATURES),
-  scale: SCALE,
-  bias: BIAS,
-};
+/**
+ * The word weights are stored as bytes; the signal kinds' weights, a few
+ * large values, are stored exactly, so that they do not coarsen the bytes'
+ * scale. In memory all are floats.
+ */
+function weights(): Float32Array {
+  const w = new Float32Array(FEATURES);
+  const bytes = WEIGHTS.length === 0 ? new Int8Array(HASHED) : decodeBase64(WEIGHTS, HASHED);
+  for (let i = 0; i < HASHED; i++) w[i] = bytes[i]! * SCALE;
+  KIND_WEIGHTS.forEach((x, k) => (w[HASHED + k] = x));
+  return w;
+}
+
+export const MODEL: ModelInput = { weights: weights(), scale: 1, bias: BIAS };

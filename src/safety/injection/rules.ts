@@ -18,6 +18,7 @@ import {
   OVERRIDE_VERBS,
   OVERRIDE_VERBS_LAST,
   PERSONA_PHRASES,
+  HYPOTHETICAL_PHRASES,
   READER_NAMES,
   READER_OUTPUTS,
   SECOND_PERSON,
@@ -43,6 +44,8 @@ export const RULE_SIGNAL_KINDS = [
   'question',
   'encoded_payload',
   'spaced_phrase',
+  'hypothetical',
+  'authority_claim',
 ] as const;
 export type RuleSignalKind = (typeof RULE_SIGNAL_KINDS)[number];
 
@@ -69,6 +72,8 @@ export interface Starts {
   line?: boolean;
   /** Words count only where a sentence may open (after `.`, `:`, a line break, a quote). */
   sentence?: boolean;
+  /** At each word of eight binary digits (`binary`) or of two hexadecimal digits (`hex`). */
+  encoded?: 'binary' | 'hex';
 }
 
 export interface Rule {
@@ -240,9 +245,32 @@ export const RULES: readonly Rule[] = [
       ],
     },
   },
+  // A hypothetical frame around a request: "imagine we are in a world where", "let's pretend", "in a fictional scenario".
+  {
+    kind: 'hypothetical',
+    weight: 0.45,
+    pattern: new RegExp(
+      `${B}(?:IMAGINE\\s+(?:THAT\\s+)?(?:WE|YOU|YOU'RE|I|A|AN|THIS)|LET'S\\s+(?:IMAGINE|PRETEND|SAY|ASSUME|PLAY)|LET\\s+US\\s+(?:IMAGINE|PRETEND)|IN\\s+A\\s+(?:FICTIONAL|HYPOTHETICAL|PARALLEL|ALTERNATE|DYSTOPIAN|FUTURISTIC)\\s+(?:WORLD|UNIVERSE|SCENARIO|STORY|REALITY|FUTURE|SOCIETY)|HYPOTHETICALLY\\s+SPEAKING)${E}`,
+      'y',
+    ),
+    starts: {
+      words: [
+        ...pairs('IMAGINE', 'THAT WE YOU I A AN THIS'),
+        ...pairs('LET', 'S US'),
+        ...pairs('IN', 'A'),
+        ...pairs('HYPOTHETICALLY', 'SPEAKING'),
+      ],
+    },
+  },
+  {
+    kind: 'hypothetical',
+    weight: 0.45,
+    pattern: new RegExp(`${B}${alt(all(HYPOTHETICAL_PHRASES))}`, 'y'),
+    starts: startsOf(all(HYPOTHETICAL_PHRASES)),
+  },
   // A claim to be the reader's maker or operator: "I'm your developer", "as the administrator".
   {
-    kind: 'persona',
+    kind: 'authority_claim',
     weight: 0.6,
     pattern: new RegExp(
       `${B}(?:I\\s+AM|I'M|AS)\\s+(?:YOUR|THE|AN?)\\s+(?:(?:LEAD|SENIOR|SYSTEM|CHIEF)\\s+)?(?:DEVELOPER|CREATOR|ADMIN|ADMINISTRATOR|OWNER|PROGRAMMER|OPERATOR|SUPERVISOR|MAKER)${E}`,
@@ -370,12 +398,14 @@ export const RULES: readonly Rule[] = [
     ),
     starts: { words: pairs('JUST SIMPLY', 'SAY PRINT OUTPUT WRITE TYPE RESPOND REPLY') },
   },
-  // A fake end of the document, which sets up what follows as the prompt's own text.
+  // A fake end of the document, which sets up what follows as the prompt's own text. "End of
+  // document" as a marker: opening a line or a sentence and closed by punctuation or the line's
+  // end, not "the end of the document lists ...".
   {
     kind: 'fake_end',
     weight: 0.6,
     pattern:
-      /\b(?:END|CLOSE)\s+OF\s+(?:THE\s+)?(?:DOCUMENT|TEXT|CONTEXT|INPUT|FILE|EMAIL|ARTICLE|DATA|PAGE|CONTENT|PROMPT|CONVERSATION|SYSTEM\s+PROMPT|UNTRUSTED)\b|[-=*#]{3,}\s*(?:END|STOP|BEGIN\s+INSTRUCTIONS?)\b|<\/(?:DOCUMENT|CONTEXT|DATA|ARTICLE|INPUT|INSTRUCTIONS?|EMAIL|WEBPAGE|CONTENT|SEARCH_RESULTS?)>/y,
+      /(?<=(?:^|[\n.!?:;)\]>"'*=#-])[ \t*=#>[(<-]{0,6})(?:END|CLOSE)\s+OF\s+(?:THE\s+)?(?:DOCUMENT|TEXT|CONTEXT|INPUT|FILE|EMAIL|ARTICLE|DATA|PAGE|CONTENT|PROMPT|CONVERSATION|SYSTEM\s+PROMPT|UNTRUSTED)(?:\s+\w{1,12})?[ \t]{0,3}(?:[.:!\])>*=#\n-]|$)|[-=*#]{3,}\s*(?:END|STOP|BEGIN\s+INSTRUCTIONS?)\b|<\/(?:DOCUMENT|CONTEXT|DATA|ARTICLE|INPUT|INSTRUCTIONS?|EMAIL|WEBPAGE|CONTENT|SEARCH_RESULTS?)>/y,
     starts: { words: pairs('END CLOSE', 'OF'), chars: ['-', '=', '*', '#', '<'] },
   },
   // Tool-call imitations: function-call JSON, XML tool tags, ReAct's `Action:` lines.
@@ -415,13 +445,21 @@ export const RULES: readonly Rule[] = [
     ),
     starts: { words: startsOf(IMPERATIVE_VERBS).words!, sentence: true },
   },
-  // An encoded payload: a long base64 run with digits, or a run of bytes written in binary.
+  // An encoded payload: a long base64 run with digits, a run of bytes written in binary, or in hexadecimal.
   {
     kind: 'encoded_payload',
     weight: 0.35,
-    // The base64 half is found by findEncodedRuns in detect.ts: a plain loop, as a regex tried its run at every letter.
+    // The base64 half is found by the pass itself (scan.ts): a plain loop, as a regex tried its run at every letter.
     pattern: /(?:[01]{8}\s){8,}/y,
-    starts: {},
+    starts: { encoded: 'binary' },
+  },
+  {
+    kind: 'encoded_payload',
+    weight: 0.35,
+    pattern: /(?:[0-9A-F]{2}[ \t]){7,}[0-9A-F]{2}(?![A-Z0-9])/y,
+    starts: { encoded: 'hex' },
+    // A row of two-digit numbers is no payload: bytes of text in hexadecimal hold both digits and letters.
+    accept: (match) => /[A-F]/.test(match) && /[0-9]/.test(match),
   },
 ];
 

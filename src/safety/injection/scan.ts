@@ -115,16 +115,17 @@ const RUN_CHARS = new Set([0x2d, 0x3d, 0x2a, 0x23]);
 /**
  * Classes of ASCII units, as bits: a unit of a word; a digit; 0 or 1; a base64
  * unit; a unit after which a sentence may open (see the imperative rule's
- * look-behind).
+ * look-behind); a hexadecimal digit.
  */
 const WORD = 1;
 const DIGIT = 2;
 const BIN = 4;
 const B64 = 8;
 const OPENER = 16;
+const HEX = 32;
 const CLASS = new Uint8Array(128);
-for (let c = 0x41; c <= 0x5a; c++) CLASS[c] = WORD | B64;
-for (let c = 0x30; c <= 0x39; c++) CLASS[c] = WORD | B64 | DIGIT | (c <= 0x31 ? BIN : 0);
+for (let c = 0x41; c <= 0x5a; c++) CLASS[c] = WORD | B64 | (c <= 0x46 ? HEX : 0);
+for (let c = 0x30; c <= 0x39; c++) CLASS[c] = WORD | B64 | DIGIT | HEX | (c <= 0x31 ? BIN : 0);
 for (const c of '.!?:;"\'*>-)]\n') CLASS[c.charCodeAt(0)] = OPENER;
 
 function add<K>(map: Map<K, number[]>, key: K, rule: number): void {
@@ -387,7 +388,7 @@ export function scanView(view: string, model: ModelInput): ScanResult {
       // A whole word in a tight loop.
       const from = i;
       let h = FNV;
-      let all = DIGIT | BIN | B64;
+      let all = DIGIT | BIN | B64 | HEX;
       let any = 0;
       do {
         h = Math.imul(h ^ c, PRIME);
@@ -418,6 +419,7 @@ export function scanView(view: string, model: ModelInput): ScanResult {
       pass.word(hw, from, i, opening);
       opening = false;
       if ((all & BIN) !== 0 && length === 8) pass.attempt(BINARY_RULE, from);
+      else if ((all & HEX) !== 0 && length === 2 && hexByteFollows(view, i)) pass.attempt(HEX_RULE, from);
       continue;
     }
     // Not a word unit.
@@ -457,7 +459,8 @@ export function scanView(view: string, model: ModelInput): ScanResult {
       if (lineMayOpen(view, i + 1)) pass.attemptAll(atLine, i + 1);
     } else if (c === 0x2e || c === 0x3b) {
       w.n[PREV] = SENTENCE;
-    } else if (c === 0x3f) {
+    } else if (c === 0x3f || c === 0x061f) {
+      // `?`, and the Arabic question mark (the view folds fullwidth and other forms to `?`).
       addToken(w, QUESTION_MARK, i, i + 1);
       w.n[PREV] = SENTENCE;
       question(pass, i);
@@ -522,8 +525,18 @@ export function findSquashed(pass: Pass, from: number, to: number): void {
   }
 }
 
-/** The binary-bytes rule, tried at each word of eight binary digits. */
-const BINARY_RULE = RULES.findIndex((r) => r.kind === 'encoded_payload');
+/** Whether another two-digit hexadecimal word follows at `i` (" 6D "): "be" and "ad" in prose are not tried as bytes. */
+function hexByteFollows(view: string, i: number): boolean {
+  const c = view.charCodeAt(i);
+  if (c !== 0x20 && c !== 0x09) return false;
+  const a = view.charCodeAt(i + 1);
+  const b = view.charCodeAt(i + 2);
+  return a < 128 && b < 128 && (CLASS[a]! & HEX) !== 0 && (CLASS[b]! & HEX) !== 0;
+}
+
+/** The encoded-bytes rules: tried at each word of eight binary digits, and of two hexadecimal digits. */
+const BINARY_RULE = RULES.findIndex((r) => r.starts.encoded === 'binary');
+const HEX_RULE = RULES.findIndex((r) => r.starts.encoded === 'hex');
 
 /**
  * A question: what a user asks an assistant, rare in the body of a paper.
