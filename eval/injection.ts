@@ -239,6 +239,25 @@ const perSet = sets.map((set) => {
   return [set, items[idx[0]!]!.attack ? 'attack' : 'benign', String(idx.length), percent(flagged, idx.length, 2)];
 });
 
+// Each attack placed in the middle of a web page's article text (at a line break), the page cycling:
+// what a cited page that carries an injection looks like to the citation pipeline's scan.
+const pageTexts = items.filter((i) => i.set === 'readability-pages').map((i) => i.text);
+let insidePages = 0;
+if (pageTexts.length > 0) {
+  items
+    .filter((i) => i.attack)
+    .forEach((a, k) => {
+      const page = pageTexts[k % pageTexts.length]!;
+      const middle = page.indexOf('\n', Math.floor(page.length / 2));
+      const at = middle < 0 ? Math.floor(page.length / 2) : middle;
+      if (detectInjection(`${page.slice(0, at)}\n${a.text}\n${page.slice(at)}`).suspected) insidePages++;
+    });
+}
+const insideLine =
+  pageTexts.length === 0
+    ? ''
+    : `Each attack placed in the middle of one of the ${pageTexts.length} pages' article text (at a line break, the pages taken in turn), as a cited page that carries an injection is scanned: ${insidePages} of ${nAttacks} pages suspected (${percent(insidePages, nAttacks)}), against ${oursRun.verdicts!.filter((v, i) => v.flagged && items[i]!.attack).length} of the attacks alone. Both the attacks and the pages are in the model's training data.`;
+
 // The smallest threshold with at most 1% of the benign texts at or above it.
 const allowed = Math.floor(0.01 * oursBenignDesc.length);
 const suggested = oursBenignDesc[allowed]!;
@@ -248,6 +267,7 @@ console.log(textTable(header, rows));
 console.log('\n' + textTable(['npm detector', 'its FP rate', 'its recall', 'our recall at its FP rate'], atTheirs));
 console.log(`\nthis detector at the default threshold ${DEFAULT_INJECTION_THRESHOLD}:`);
 console.log(textTable(['set', 'kind', 'texts', 'flagged'], perSet));
+if (insideLine !== '') console.log(`\n${insideLine}`);
 console.log(
   `\nscores of benign texts: 1% at or above ${suggested}; 0.1% at or above ${oursBenignDesc[Math.floor(0.001 * oursBenignDesc.length)]}`,
 );
@@ -273,6 +293,7 @@ if (!values['no-docs']) {
     `This detector at its default threshold (${DEFAULT_INJECTION_THRESHOLD}), by file:`,
     '',
     markdownTable(['set', 'kind', 'texts', 'flagged'], perSet),
+    ...(insideLine === '' ? [] : ['', insideLine]),
   ].join('\n');
   writeMarkedSection(DOC, 'eval:injection', '# Benchmarks\n', await formatMarkdown(body, DOC));
   console.log('\nwrote the eval:injection section of docs/benchmarks.md');

@@ -41,6 +41,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { format, resolveConfig } from 'prettier';
 import { commandArgs } from '../eval/command-args.js';
 import { loadInjectionCorpus, type CorpusItem } from '../eval/injection-corpus.js';
 import {
@@ -303,20 +304,20 @@ console.log(`${nonzero} of ${HASHED} word weights are not zero; scale ${scale.to
 
 if (!values['no-write']) {
   const b64 = Buffer.from(q.buffer).toString('base64');
-  writeFileSync(
-    WEIGHTS_FILE,
-    [
-      '// Written by `npm run train:injection -- <corpus-dir>` (scripts/train-injection-model.ts); do not edit.',
-      `// ${texts.length} texts, ${texts.reduce((n, t) => n + t.windows.length, 0)} windows; ${EPOCHS} epochs, rate ${RATE}, L2 ${L2}, seed ${SEED}.`,
-      `export const BIAS = ${bias};`,
-      `export const SCALE = ${scale};`,
-      '/** One signed byte per hashed word feature (scan.ts HASHED), base64; times SCALE. */',
-      `export const WEIGHTS =\n  '${b64}';`,
-      '/** One weight per signal kind, in the order of RULE_SIGNAL_KINDS (rules.ts). */',
-      `export const KIND_WEIGHTS: readonly number[] = [${kindWeights.join(', ')}];`,
-      '',
-    ].join('\n'),
-  );
+  const source = [
+    '// Written by `npm run train:injection -- <corpus-dir>` (scripts/train-injection-model.ts); do not edit.',
+    `// ${texts.length} texts, ${texts.reduce((n, t) => n + t.windows.length, 0)} windows; ${EPOCHS} epochs, rate ${RATE}, L2 ${L2}, seed ${SEED}.`,
+    `export const BIAS = ${bias};`,
+    `export const SCALE = ${scale};`,
+    '/** One signed byte per hashed word feature (scan.ts HASHED), base64; times SCALE. */',
+    `export const WEIGHTS =\n  '${b64}';`,
+    '/** One weight per signal kind, in the order of RULE_SIGNAL_KINDS (rules.ts). */',
+    `export const KIND_WEIGHTS: readonly number[] = [${kindWeights.join(', ')}];`,
+    '',
+  ].join('\n');
+  // Formatted as the repository's style check expects of every file.
+  const options = (await resolveConfig(WEIGHTS_FILE)) ?? {};
+  writeFileSync(WEIGHTS_FILE, await format(source, { ...options, parser: 'typescript', filepath: WEIGHTS_FILE }));
   console.log(`wrote ${path.relative(process.cwd(), WEIGHTS_FILE)}`);
 }
 

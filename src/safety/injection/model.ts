@@ -5,7 +5,7 @@
  * the words' as signed bytes times a scale, the kinds' as numbers.
  */
 import type { ModelInput } from './scan.js';
-import { FEATURES, HASHED } from './scan.js';
+import { FEATURES } from './scan.js';
 import { BIAS, KIND_WEIGHTS, SCALE, WEIGHTS } from './model-weights.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -32,16 +32,14 @@ function decodeBase64(s: string, length: number): Int8Array {
 }
 
 /**
- * The word weights are stored as bytes; the signal kinds' weights, a few
- * large values, are stored exactly, so that they do not coarsen the bytes'
- * scale. In memory all are floats.
+ * The word weights are bytes times a scale, as stored: the pass reads them
+ * at random, and 64 kB of bytes stay in a cache where floats would not. The
+ * signal kinds' weights, a few large values, are stored exactly, so that
+ * they do not coarsen the bytes' scale.
  */
-function weights(): Float32Array {
-  const w = new Float32Array(FEATURES);
-  const bytes = WEIGHTS.length === 0 ? new Int8Array(HASHED) : decodeBase64(WEIGHTS, HASHED);
-  for (let i = 0; i < HASHED; i++) w[i] = bytes[i]! * SCALE;
-  KIND_WEIGHTS.forEach((x, k) => (w[HASHED + k] = x));
-  return w;
-}
-
-export const MODEL: ModelInput = { weights: weights(), scale: 1, bias: BIAS };
+export const MODEL: ModelInput = {
+  weights: WEIGHTS.length === 0 ? new Int8Array(FEATURES) : decodeBase64(WEIGHTS, FEATURES),
+  scale: SCALE,
+  kinds: Float64Array.from(KIND_WEIGHTS),
+  bias: BIAS,
+};

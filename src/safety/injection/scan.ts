@@ -62,8 +62,11 @@ export interface ViewSignal {
 
 /** The model's weights, and an optional record of each window's features (for training). */
 export interface ModelInput {
+  /** The hashed word features' weights (times scale); read at random, so kept small (bytes). */
   weights: Float32Array | Int8Array;
   scale: number;
+  /** The signal kinds' weights, in the order of RULE_SIGNAL_KINDS; when absent, weights[HASHED + kind] times scale. */
+  kinds?: Float64Array;
   bias: number;
   /** Called with each window's feature indices (with repeats) when given. */
   record?: (features: number[]) => void;
@@ -209,6 +212,7 @@ class Windows {
   readonly at = new Int32Array(5);
   weights: Float32Array | Int8Array = new Int8Array(FEATURES);
   scale = 0;
+  kinds: Float64Array | undefined;
   bias = 0;
   record: ((features: number[]) => void) | undefined;
   feats: number[][] | undefined;
@@ -217,6 +221,7 @@ class Windows {
   reset(model: ModelInput): void {
     this.weights = model.weights;
     this.scale = model.scale;
+    this.kinds = model.kinds;
     this.bias = model.bias;
     this.record = model.record;
     this.logit[0] = this.logit[1] = model.bias;
@@ -275,7 +280,7 @@ function addToken(w: Windows, h: number, from: number, to: number): void {
 function addKind(w: Windows, kind: number): void {
   const bit = 1 << kind;
   const f = HASHED + kind;
-  const x = w.weights[f]! * w.scale;
+  const x = w.kinds === undefined ? w.weights[f]! * w.scale : w.kinds[kind]!;
   for (let s = 0; s < 2; s++) {
     if ((w.n[2 + s]! & bit) === 0) {
       w.n[2 + s]! |= bit;
