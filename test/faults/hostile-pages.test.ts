@@ -529,9 +529,10 @@ describe('a 50 MB page', () => {
     const secondMs = await readPage(2);
     const afterSecond = (await held()) - base;
 
-    // About 2 s on a quiet two-core machine: fetch, decode, parse, normalise, cache.
-    expect(firstMs).toBeLessThan(15_000);
-    expect(secondMs).toBeLessThan(15_000);
+    // About 12 s each on a quiet two-core host (fetch, decode, parse, normalise, scan, cache), 16 s seen under load:
+    // the bound is for a cost out of proportion to the size, not for a busy host.
+    expect(firstMs).toBeLessThan(30_000);
+    expect(secondMs).toBeLessThan(30_000);
     // While it is read, a page costs a bounded multiple of its size (the body,
     // its text, the parsed document, the normalised text and its JSON for
     // the cache: about 14 times the page, measured).
@@ -543,5 +544,5 @@ describe('a 50 MB page', () => {
     // fact says nothing about what is held.)
     expect(afterFirst).toBeLessThan(1.5 * page.length);
     expect(afterSecond - afterFirst).toBeLessThan(page.length / 4);
-  }, 60_000);
+  }, 120_000);
 });
