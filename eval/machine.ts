@@ -34,10 +34,15 @@ export function runDate(d: Date = new Date()): string {
   return d.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 }
 
-/** Formats Markdown as the project's Prettier settings would, so `npm run lint` stays clean. */
-export async function formatMarkdown(markdown: string, file: string): Promise<string> {
+/** Formats a generated file as the project's Prettier settings would, so `npm run lint` stays clean. */
+export async function formatSource(text: string, file: string, parser: 'markdown' | 'typescript'): Promise<string> {
   const options = (await resolveConfig(file)) ?? {};
-  return format(markdown, { ...options, parser: 'markdown', filepath: file });
+  return format(text, { ...options, parser, filepath: file });
+}
+
+/** formatSource for Markdown. */
+export function formatMarkdown(markdown: string, file: string): Promise<string> {
+  return formatSource(markdown, file, 'markdown');
 }
 
 /**

@@ -41,12 +41,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { format, resolveConfig } from 'prettier';
 import { commandArgs } from '../eval/command-args.js';
 import { loadInjectionCorpus, type CorpusItem } from '../eval/injection-corpus.js';
 import {
   describeMachine,
   formatMarkdown,
+  formatSource,
   markdownTable,
   runDate,
   textTable,
@@ -55,13 +55,7 @@ import {
 import { rng } from '../eval/random.js';
 import { scanText } from '../src/safety/quoting/normalized-view.js';
 import { FEATURES, HASHED, LENGTH_PENALTY, scanView } from '../src/safety/injection/scan.js';
-import {
-  ENCODED_WEIGHT,
-  QUESTION_WEIGHT,
-  RULES,
-  RULE_SIGNAL_KINDS,
-  SQUASHED_PHRASES,
-} from '../src/safety/injection/rules.js';
+import { RULE_SIGNAL_KINDS, weakestWeight } from '../src/safety/injection/rules.js';
 import { CERTAIN, DEFAULT_INJECTION_THRESHOLD } from '../src/safety/injection/detect.js';
 
 const WEIGHTS_FILE = fileURLToPath(new URL('../src/safety/injection/model-weights.ts', import.meta.url));
@@ -112,12 +106,14 @@ function read(file: string): string {
   }
 }
 
-const zero = new Int8Array(FEATURES);
+const zero = new Int8Array(HASHED);
+const zeroKinds = new Float64Array(RULE_SIGNAL_KINDS.length);
 function featurise(item: CorpusItem): Text {
   const windows: Int32Array[] = [];
   const { signals } = scanView(scanText(item.text).view, {
     weights: zero,
     scale: 0,
+    kinds: zeroKinds,
     bias: 0,
     record: (f) => windows.push(Int32Array.from(f)),
   });
@@ -129,15 +125,7 @@ interface Model {
   b: number;
 }
 
-/** The weakest weight a signal of each kind can carry, from the rules (rules.ts). */
-const KIND_WEIGHT = RULE_SIGNAL_KINDS.map((kind) => {
-  const weights = RULES.filter((r) => r.kind === kind).map((r) => r.weight);
-  if (kind === 'question') weights.push(QUESTION_WEIGHT);
-  if (kind === 'encoded_payload') weights.push(ENCODED_WEIGHT);
-  if (kind === 'spaced_phrase') weights.push(...SQUASHED_PHRASES.map((p) => p.weight));
-  if (weights.length === 0) throw new Error(`no weight for signal kind ${kind}`);
-  return Math.min(...weights);
-});
+const KIND_WEIGHT = RULE_SIGNAL_KINDS.map(weakestWeight);
 const logOdds = (p: number): number => Math.log(p / (1 - p));
 
 /** A model fitted on `texts` with the rules' priors (see the top of this file). */
@@ -315,9 +303,7 @@ if (!values['no-write']) {
     `export const KIND_WEIGHTS: readonly number[] = [${kindWeights.join(', ')}];`,
     '',
   ].join('\n');
-  // Formatted as the repository's style check expects of every file.
-  const options = (await resolveConfig(WEIGHTS_FILE)) ?? {};
-  writeFileSync(WEIGHTS_FILE, await format(source, { ...options, parser: 'typescript', filepath: WEIGHTS_FILE }));
+  writeFileSync(WEIGHTS_FILE, await formatSource(source, WEIGHTS_FILE, 'typescript'));
   console.log(`wrote ${path.relative(process.cwd(), WEIGHTS_FILE)}`);
 }
 

@@ -34,7 +34,7 @@ import { runShell, startShell, type BackgroundShell, type ShellRun } from '../su
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { missingOutput } from '../support/output-match.js';
 import { eventually, StopPolling, until } from '../support/poll.js';
-import { freePort } from '../support/processes.js';
+import { freePort, namesOf } from '../support/processes.js';
 import { deleteKeys, REDIS_URL, testRedis, uniqueName } from '../support/redis.js';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -121,6 +121,7 @@ async function startPageServer(dir: string): Promise<PageServer> {
 }
 
 const id = uniqueName('docs');
+const names = namesOf(id);
 let work: string;
 let fake: FakeAnthropic;
 let page: PageServer;
@@ -142,9 +143,9 @@ beforeAll(async () => {
   writeFileSync(
     config,
     `[redis]
-prefix = "${id}-bull"
-key_prefix = "${id}-k"
-events_stream = "${id}-k:events"
+prefix = "${names.prefix}"
+key_prefix = "${names.keyPrefix}"
+events_stream = "${names.stream}"
 [metrics]
 host = "127.0.0.1"
 port = ${port}
@@ -168,7 +169,7 @@ format = "json"
     npm_config_offline: 'true',
     npm_config_update_notifier: 'false',
   });
-  for (const name of QUEUE_NAMES) queues.push(new Queue(name, { connection: redis, prefix: `${id}-bull` }));
+  for (const name of QUEUE_NAMES) queues.push(new Queue(name, { connection: redis, prefix: names.prefix }));
 }, 30_000);
 
 afterAll(async () => {

@@ -5,7 +5,7 @@
  * the words' as signed bytes times a scale, the kinds' as numbers.
  */
 import type { ModelInput } from './scan.js';
-import { FEATURES } from './scan.js';
+import { HASHED } from './scan.js';
 import { BIAS, KIND_WEIGHTS, SCALE, WEIGHTS } from './model-weights.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -38,7 +38,7 @@ function decodeBase64(s: string, length: number): Int8Array {
  * they do not coarsen the bytes' scale.
  */
 export const MODEL: ModelInput = {
-  weights: WEIGHTS.length === 0 ? new Int8Array(FEATURES) : decodeBase64(WEIGHTS, FEATURES),
+  weights: decodeBase64(WEIGHTS, HASHED),
   scale: SCALE,
   kinds: Float64Array.from(KIND_WEIGHTS),
   bias: BIAS,

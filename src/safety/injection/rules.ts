@@ -464,6 +464,20 @@ export const RULES: readonly Rule[] = [
 ];
 
 /**
+ * The weakest weight a signal of `kind` can carry: of its rules, and of the
+ * signals the pass gives itself (questions, base64 runs, squashed phrases).
+ * Training sets each kind's prior from it (scripts/train-injection-model.ts).
+ */
+export function weakestWeight(kind: RuleSignalKind): number {
+  const weights = RULES.filter((r) => r.kind === kind).map((r) => r.weight);
+  if (kind === 'question') weights.push(QUESTION_WEIGHT);
+  if (kind === 'encoded_payload') weights.push(ENCODED_WEIGHT);
+  if (kind === 'spaced_phrase') weights.push(...SQUASHED_PHRASES.map((p) => p.weight));
+  if (weights.length === 0) throw new Error(`no weight for signal kind ${kind}`);
+  return Math.min(...weights);
+}
+
+/**
  * Phrases read on the view with everything but letters removed, so that
  * `I g n o r e  p r e v i o u s` or `ignore_previous-instructions` is read
  * too. Only long, specific phrases: squashed text joins words.

@@ -65,8 +65,8 @@ export interface ModelInput {
   /** The hashed word features' weights (times scale); read at random, so kept small (bytes). */
   weights: Float32Array | Int8Array;
   scale: number;
-  /** The signal kinds' weights, in the order of RULE_SIGNAL_KINDS; when absent, weights[HASHED + kind] times scale. */
-  kinds?: Float64Array;
+  /** The signal kinds' weights, in the order of RULE_SIGNAL_KINDS (a few large values, kept exact). */
+  kinds: Float64Array;
   bias: number;
   /** Called with each window's feature indices (with repeats) when given. */
   record?: (features: number[]) => void;
@@ -210,9 +210,9 @@ class Windows {
   readonly n = new Int32Array(7);
   /** In the view: the first word's start of window 0 and 1, the best closed window's from and to, the last word's end. */
   readonly at = new Int32Array(5);
-  weights: Float32Array | Int8Array = new Int8Array(FEATURES);
+  weights: Float32Array | Int8Array = new Int8Array(HASHED);
   scale = 0;
-  kinds: Float64Array | undefined;
+  kinds: Float64Array = new Float64Array(RULE_SIGNAL_KINDS.length);
   bias = 0;
   record: ((features: number[]) => void) | undefined;
   feats: number[][] | undefined;
@@ -280,7 +280,7 @@ function addToken(w: Windows, h: number, from: number, to: number): void {
 function addKind(w: Windows, kind: number): void {
   const bit = 1 << kind;
   const f = HASHED + kind;
-  const x = w.kinds === undefined ? w.weights[f]! * w.scale : w.kinds[kind]!;
+  const x = w.kinds[kind]!;
   for (let s = 0; s < 2; s++) {
     if ((w.n[2 + s]! & bit) === 0) {
       w.n[2 + s]! |= bit;
@@ -554,7 +554,7 @@ function question(pass: Pass, q: number): void {
   const stop = Math.max(0, q - QUESTION_SPAN);
   while (from > stop) {
     const c = view.charCodeAt(from - 1);
-    if (c === 0x2e || c === 0x21 || c === 0x3f || c === 0x0a || c === 0xbf) break;
+    if (c === 0x2e || c === 0x21 || c === 0x3f || c === 0x0a || c === 0xbf || c === 0x061f) break;
     from--;
   }
   // A lone `?` in a URL or a table cell is no question: the sentence needs a few words.
