@@ -23,7 +23,8 @@ import {
  * - `unsupported_content_type`: not HTML, plain text or PDF;
  * - `unreadable_content`: not a document the parsers can read (a damaged or
  *   encrypted PDF), or the parsing thread failed on it;
- * - `content_too_slow`: reading it takes longer than `citations.parse_timeout_ms`,
+ * - `content_too_slow`: reading it takes longer than `citations.parse_timeout_ms`
+ *   of its thread's CPU time (parse-pool.ts),
  *   or it is built to (HTML nested so that parsing it is quadratic, refused
  *   before parsing);
  * - `content_too_large`: reading it needs more memory than its thread may use

@@ -11,7 +11,9 @@
  *
  * - each thread has a V8 heap limit (`resourceLimits.maxOldGenerationSizeMb`);
  *   a document that reaches it ends the thread (ERR_WORKER_OUT_OF_MEMORY);
- * - each task has a wall-clock limit; past it the thread is terminated;
+ * - each task has a time limit, counted in the CPU time of its thread
+ *   (thread-cpu.ts) where the system tells it, and on the clock at
+ *   CLOCK_FACTOR times that in any case; past either the thread is terminated;
  * - memory outside the heap (the ArrayBuffers pdf.js inflates streams into,
  *   which the heap limit does not count) is watched from here: while tasks
  *   run, the process's resident memory is sampled, and a task during which
@@ -21,7 +23,7 @@
  *   exception.
  *
  * After a document's text, its thread scans it for instructions addressed to
- * an AI reader (src/safety/citations/injection-scan.ts), under a wall-clock
+ * an AI reader (src/safety/citations/injection-scan.ts), under a time
  * limit of its own (the same `timeoutMs`, counted afresh): a thread ended
  * during the scan gives the text without a scan (`scanFailed`), never a
  * failure of the document.
@@ -34,6 +36,7 @@ import { Worker } from 'node:worker_threads';
 import type { DocumentLimits, ExtractFailure, Extraction } from './extract.js';
 import type { ParseRequest, ParseThreadMessage } from './parse-thread.js';
 import { parseThreadScript } from './thread-script.js';
+import { threadCpuMs } from './thread-cpu.js';
 import { CosciError } from '../errors.js';
 
 /** How a task ended, for metrics: its result, or why its thread was ended. */
@@ -58,7 +61,11 @@ export interface ParsePoolObserver {
 export interface ParsePoolOptions {
   /** Threads at most. @see `citations.parse_threads` */
   threads: number;
-  /** Wall-clock bound of one document in its thread. @see `citations.parse_timeout_ms` */
+  /**
+   * Bound of one document in its thread, in the thread's CPU time where the
+   * system tells it; on the clock, CLOCK_FACTOR times this in any case.
+   * @see `citations.parse_timeout_ms`
+   */
   timeoutMs: number;
   /** V8 heap limit of each thread, in MiB. @see `citations.parse_max_heap_mb` */
   maxHeapMb: number;
@@ -96,7 +103,13 @@ interface Running {
   task: Task;
   startedAt: number;
   rssAtStart: number;
-  timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout | undefined;
+  /** What the thread does now, for the message when it takes too long. */
+  step: string;
+  /** When the step began, on the clock (performance.now()). */
+  stepAt: number;
+  /** The thread's CPU time, in ms, when the step began; undefined where it cannot be read. */
+  cpuAt: number | undefined;
   /** The document's text, once extracted, while its scan runs. */
   extracted?: Extraction & { ok: true };
 }
@@ -105,12 +118,23 @@ interface Slot {
   /** Undefined while the script is still being located. */
   worker: Worker | undefined;
   ready: boolean;
+  /** The thread's id in the kernel, which its CPU time is read by; undefined where it is not known. */
+  tid: number | undefined;
   running: Running | undefined;
   /** Set once the thread is ended or gone: its events are ignored from then on. */
   dead: boolean;
 }
 
 const MiB = 1024 * 1024;
+
+/**
+ * A step may take this many times `timeoutMs` on the clock, however little
+ * CPU time it used: a host so loaded that a thread gets a quarter of a CPU
+ * still gets an answer in bounded time.
+ */
+export const CLOCK_FACTOR = 4;
+/** The shortest wait before the CPU time is read again, so a step near its bound is not polled in a loop. */
+const MIN_RECHECK_MS = 25;
 
 /** The body's own buffer when it can be moved to the thread as it is; otherwise a copy to move. */
 function transferable(body: Uint8Array): ArrayBuffer {
@@ -193,7 +217,7 @@ export class ParsePool {
   }
 
   private start(): void {
-    const slot: Slot = { worker: undefined, ready: false, running: undefined, dead: false };
+    const slot: Slot = { worker: undefined, ready: false, tid: undefined, running: undefined, dead: false };
     this.slots.add(slot);
     parseThreadScript().then(
       (script) => {
@@ -221,6 +245,7 @@ export class ParsePool {
       if (slot.dead) return;
       if (message.type === 'ready') {
         slot.ready = true;
+        slot.tid = message.tid;
         this.dispatch();
       } else if (slot.running !== undefined && slot.running.task.id === message.id) {
         if (message.type === 'result') {
@@ -252,11 +277,12 @@ export class ParsePool {
       task,
       startedAt: now,
       rssAtStart: process.memoryUsage.rss(),
-      timer: setTimeout(
-        () => this.kill(slot, 'too_slow', `text extraction took longer than ${this.options.timeoutMs} ms`),
-        this.options.timeoutMs,
-      ),
+      timer: undefined,
+      step: 'text extraction',
+      stepAt: now,
+      cpuAt: undefined,
     };
+    this.startStep(slot, 'text extraction');
     const request: ParseRequest = { id: task.id, body: transferable(task.body), contentType: task.contentType };
     try {
       slot.worker!.postMessage(request, [request.body]);
@@ -270,13 +296,32 @@ export class ParsePool {
 
   /** The text is extracted; the thread scans it next, under a time bound of its own. */
   private scanning(slot: Slot, extracted: Extraction & { ok: true }): void {
+    slot.running!.extracted = extracted;
+    this.startStep(slot, 'the injection scan');
+  }
+
+  /** Starts the time bound of the running task's next step. */
+  private startStep(slot: Slot, step: string): void {
     const running = slot.running!;
     clearTimeout(running.timer);
-    running.extracted = extracted;
-    running.timer = setTimeout(
-      () => this.kill(slot, 'too_slow', `the injection scan took longer than ${this.options.timeoutMs} ms`),
-      this.options.timeoutMs,
-    );
+    running.step = step;
+    running.stepAt = performance.now();
+    running.cpuAt = slot.tid === undefined ? undefined : threadCpuMs(slot.tid);
+    running.timer = setTimeout(() => this.checkTime(slot), this.options.timeoutMs);
+  }
+
+  /** The step's bound came on the clock: ended, or looked at again (stepTime). */
+  private checkTime(slot: Slot): void {
+    const running = slot.running;
+    if (running === undefined || slot.dead) return;
+    const now = running.cpuAt === undefined ? undefined : threadCpuMs(slot.tid!);
+    const verdict = stepTime({
+      timeoutMs: this.options.timeoutMs,
+      onClockMs: performance.now() - running.stepAt,
+      cpuMs: now === undefined ? undefined : now - running.cpuAt!,
+    });
+    if (verdict.kind === 'again') running.timer = setTimeout(() => this.checkTime(slot), verdict.inMs);
+    else this.kill(slot, 'too_slow', `${running.step} ${verdict.detail}`);
   }
 
   /** Resolves the slot's task with `result`, and gives the slot (if it lives) the next one. */
@@ -366,6 +411,30 @@ export class ParsePool {
     }
     this.options.observer?.threads?.(busy, idle);
   }
+}
+
+/**
+ * Whether a step past its bound on the clock is ended: when it used
+ * `timeoutMs` of CPU time (or its CPU time cannot be read), or has had
+ * CLOCK_FACTOR times that on the clock. Otherwise it waited for a CPU, and is
+ * looked at again once it could have used the CPU time it has left.
+ */
+export function stepTime(at: {
+  timeoutMs: number;
+  onClockMs: number;
+  cpuMs: number | undefined;
+}): { kind: 'again'; inMs: number } | { kind: 'end'; detail: string } {
+  const { timeoutMs, onClockMs, cpuMs } = at;
+  if (cpuMs === undefined) return { kind: 'end', detail: `took longer than ${timeoutMs} ms` };
+  if (cpuMs >= timeoutMs) return { kind: 'end', detail: `took longer than ${timeoutMs} ms of CPU time` };
+  const clockLeft = CLOCK_FACTOR * timeoutMs - onClockMs;
+  if (clockLeft <= 0) {
+    return {
+      kind: 'end',
+      detail: `took longer than ${CLOCK_FACTOR * timeoutMs} ms on the clock (${Math.round(cpuMs)} ms of CPU time: the host is busy)`,
+    };
+  }
+  return { kind: 'again', inMs: Math.max(MIN_RECHECK_MS, Math.min(timeoutMs - cpuMs, clockLeft)) };
 }
 
 const FAILURE_OF_KILL: Record<KillReason, ExtractFailure> = {

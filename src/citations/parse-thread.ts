@@ -1,10 +1,10 @@
 /**
  * The script of a parsing thread (see parse-pool.ts): it extracts the text of
  * one document at a time and posts the result back. The pool bounds it from
- * outside (heap limit, wall clock, memory); nothing here needs to.
+ * outside (heap limit, CPU time and clock, memory); nothing here needs to.
  *
  * Messages in: `{ id, body, contentType }` (`body` an ArrayBuffer the pool
- * transferred). Out: `{ type: 'ready' }` once the parsers are loaded, then
+ * transferred). Out: `{ type: 'ready', tid }` once the parsers are loaded, then
  * `{ type: 'result', id, result }` per document, and after a result with
  * text, `{ type: 'scanned', id, scan }`: the injection scan of that text
  * (src/safety/citations/injection-scan.ts). The scan is a second step with
@@ -16,6 +16,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { preloadPdfJs } from '../safety/citations/pdf-text.js';
 import { scanSources, type SourceScan } from '../safety/citations/index.js';
 import { extractDocument, mediaType, type DocumentLimits, type Extraction } from './extract.js';
+import { threadId } from './thread-cpu.js';
 
 export interface ParseRequest {
   id: number;
@@ -24,7 +25,8 @@ export interface ParseRequest {
 }
 
 export type ParseThreadMessage =
-  | { type: 'ready' }
+  /** `tid`: the thread's id in the kernel, by which the pool reads its CPU time (thread-cpu.ts). */
+  | { type: 'ready'; tid: number | undefined }
   | { type: 'result'; id: number; result: Extraction }
   | { type: 'scanned'; id: number; scan: SourceScan };
 
@@ -59,4 +61,4 @@ port.on('message', (request: ParseRequest) => {
     port.postMessage(scanned);
   });
 });
-port.postMessage({ type: 'ready' } satisfies ParseThreadMessage);
+port.postMessage({ type: 'ready', tid: threadId() } satisfies ParseThreadMessage);

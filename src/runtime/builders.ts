@@ -21,7 +21,7 @@ import { staticHostsLookup } from '../fetcher/static-hosts.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { createPageCache } from '../citations/page-cache.js';
 import type { DocumentReader } from '../citations/page-text.js';
-import { ParsePool } from '../citations/parse-pool.js';
+import { CLOCK_FACTOR, ParsePool } from '../citations/parse-pool.js';
 import { createVerifier, type Verifier } from '../citations/verifier.js';
 
 export function fetchOptionsFrom(config: Config): FetchOptions {
@@ -86,8 +86,9 @@ export function buildVerifier(
           ttlSeconds: c.cache_ttl_seconds,
           failureTtlSeconds: c.failure_cache_ttl_seconds,
           // The fetch, the text extraction, then the injection scan (each bounded by
-          // parse_timeout_ms); waiting for a parsing thread is not bounded by any.
-          lockMs: c.total_timeout_ms + 2 * c.parse_timeout_ms + 5000,
+          // parse_timeout_ms of CPU time, and CLOCK_FACTOR times that on the clock);
+          // waiting for a parsing thread is not bounded by any.
+          lockMs: c.total_timeout_ms + 2 * CLOCK_FACTOR * c.parse_timeout_ms + 5000,
           onResult: (result) => m?.fetchCache.inc({ result }),
         })
       : undefined,

@@ -143,7 +143,10 @@ describe('the parsing pool', () => {
     const result = await p.extract(slowPdf(), 'application/pdf');
     const took = performance.now() - started;
     delay.disable();
-    expect(expectFailure(result, 'content_too_slow')).toMatch(/300 ms/);
+    // Counted in the thread's CPU time where the system tells it (thread-cpu.ts),
+    // and on a host too busy to give it that, at four times the bound on the clock.
+    const detail = expectFailure(result, 'content_too_slow');
+    expect(detail).toMatch(process.platform === 'linux' ? /300 ms of CPU time|1200 ms on the clock/ : /300 ms$/);
     expect(took).toBeGreaterThanOrEqual(300);
     expect(took).toBeLessThan(3000);
     // The event loop was free all along (the PDF alone takes seconds of CPU).
