@@ -1,8 +1,9 @@
 /**
  * Layer 3: every piece of evidence a review cites is fetched, and the quoted
  * excerpt must be on the page. Checks the citations of one review
- * concurrently, with a per-host limit; URLs the agent did not fetch are
- * unverified without a fetch.
+ * concurrently, with a per-host limit shared fairly with the other reviews
+ * of the worker; URLs the agent did not fetch are unverified without a
+ * fetch.
  */
 import type { CitationStatus } from '../contracts/events.js';
 import { CosciError } from '../errors.js';
@@ -89,16 +90,21 @@ export function createVerifier(options: VerifierOptions): Verifier {
     return sources;
   };
 
-  const loadPage = (url: string, signal: AbortSignal | undefined): Promise<PageText> => {
+  /** The page, fetched in the turns of `review` at the host limiter (fair between reviews). */
+  const loadPage = (url: string, review: object, signal: AbortSignal | undefined): Promise<PageText> => {
     const fetch = () =>
-      options.hostLimiter.run(hostOf(url), async () => {
-        const started = performance.now();
-        // The shutdown signal cuts a slow page short: fetchPage then rejects,
-        // so the page cache stores nothing for it.
-        const page = await fetchPageText(url, { ...options.fetchOptions, signal }, options.reader);
-        options.onFetch?.(page, (performance.now() - started) / 1000);
-        return page;
-      });
+      options.hostLimiter.run(
+        hostOf(url),
+        async () => {
+          const started = performance.now();
+          // The shutdown signal cuts a slow page short: fetchPage then rejects,
+          // so the page cache stores nothing for it.
+          const page = await fetchPageText(url, { ...options.fetchOptions, signal }, options.reader);
+          options.onFetch?.(page, (performance.now() - started) / 1000);
+          return page;
+        },
+        { owner: review },
+      );
     // The cache is keyed by the URL as cited, fragment removed.
     return options.cache ? options.cache.get(canonicalUrl(url), fetch) : fetch();
   };
@@ -115,6 +121,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     e: Evidence,
     index: number,
     seen: Set<string> | undefined,
+    review: object,
     signal: AbortSignal | undefined,
   ): Promise<CitationResult> {
     const base = { index, url: e.url, excerptLen: e.excerpt.length };
@@ -125,7 +132,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
       citation_unverified: true,
     });
     if (seen && !seen.has(canonicalUrl(e.url))) return fail('unverified', 'url_not_seen');
-    const page = await loadPage(e.url, signal);
+    const page = await loadPage(e.url, review, signal);
     if (!page.ok) return fail('fetch_failed', page.reason);
     const injection = injectionOf(page);
     const match = matchInPage(
@@ -149,6 +156,8 @@ export function createVerifier(options: VerifierOptions): Verifier {
   return {
     async verify(evidence, seenUrls, signal) {
       const seen = seenUrls ? new Set(seenUrls.map(canonicalUrl)) : undefined;
+      // The owner of this review's fetches at the host limiter.
+      const review = {};
       const results = new Array<CitationResult>(evidence.length);
       let next = 0;
       const worker = async () => {
@@ -158,7 +167,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
           if (signal?.aborted) throw stopped();
           const i = next++;
           try {
-            results[i] = await check(evidence[i]!, i, seen, signal);
+            results[i] = await check(evidence[i]!, i, seen, review, signal);
           } catch (err) {
             throw signal?.aborted ? stopped() : err;
           }

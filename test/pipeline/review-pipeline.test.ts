@@ -8,6 +8,7 @@ import { createReviewStore } from '../../src/store/review-store.js';
 import { startPageServer, type PageServer } from '../support/page-server.js';
 import { testConfig } from '../support/config.js';
 import { startHarness, type Harness } from '../support/pipeline.js';
+import { until } from '../support/poll.js';
 
 const ARTICLE = `<!doctype html><html><head><title>Kinases</title><script>var x = "not text";</script></head>
 <body><nav>Home</nav><article><h1>Kinase signalling</h1>
@@ -170,6 +171,41 @@ describe('review pipeline', () => {
     const metrics = await (await fetch(`http://127.0.0.1:${a.runtime.http!.port}/metrics`)).text();
     expect(metrics).toMatch(/cosci_safety_citations_total\{status="ok",reason="none"\} \d+/);
   });
+
+  it("gives a one-citation review of a host a slot turn, not a place behind another review's queue", async () => {
+    // Both reviews in one worker process, sharing its two slots for the host.
+    const h = await harness({ citations: { per_host_concurrency: 2, review_concurrency: 100 } });
+    pages.route('/many', (_req, res) => {
+      setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(ARTICLE), 150);
+    });
+    pages.page('/lone', ARTICLE);
+    const many = 100;
+    await h.publisher.publishReviewRecorded({
+      reviewId: 'many',
+      hypothesisId: 'h',
+      evidence: Array.from({ length: many }, (_, i) => ({ claim: 'c', url: `${pages.base}/many?i=${i}`, excerpt })),
+    });
+    // Review A holds both slots and has its other 98 fetches queued for them.
+    await until('the first review in flight', () => (pages.hits.get('/many') ?? 0) >= 2, { everyMs: 5 });
+    await h.publisher.publishReviewRecorded({
+      reviewId: 'lone',
+      hypothesisId: 'h',
+      evidence: [{ claim: 'c', url: `${pages.base}/lone`, excerpt }],
+    });
+    await h.waitForJob('review.recorded', 'review.lone.r0', 'completed', 30_000);
+    // Served in turns, B waits for a slot to free and A's one turn: its fetch
+    // comes among A's first few. In arrival order it came after A's 98 others.
+    // Half of A's is a bound that holds with seconds of delay in taking B's job.
+    const order = pages.arrivals.filter((u) => u.startsWith('/many') || u === '/lone');
+    const position = order.indexOf('/lone');
+    expect(position).toBeGreaterThanOrEqual(2);
+    expect(position).toBeLessThan(many / 2);
+
+    await h.waitForJob('review.recorded', 'review.many.r0', 'completed', 60_000);
+    const store = createReviewStore(h.redis, h.config.redis.key_prefix);
+    expect((await store.get('many'))!.counts).toEqual({ ok: many, unverified: 0, fetch_failed: 0 });
+    expect((await store.get('lone'))!.counts).toEqual({ ok: 1, unverified: 0, fetch_failed: 0 });
+  }, 90_000);
 
   it('records a skipped review and emits no per-citation events when the verifier is disabled', async () => {
     const h = await harness({ safety: { enable_citation_verifier: false } });
