@@ -556,6 +556,7 @@ const verifierWith = (cache: PageCache | undefined): Verifier =>
     reader: parsePool,
     hostLimiter,
     concurrency: config.citations.review_concurrency,
+    deadlineMs: config.citations.review_deadline_ms,
     prefixChars: 0,
     cache,
   });
@@ -627,7 +628,8 @@ try {
     const cache: PageCache = {
       get(url, fetch) {
         let p = memory.get(url);
-        if (!p) memory.set(url, (p = fetch()));
+        // Shared by every review, so never given up.
+        if (!p) memory.set(url, (p = fetch(new AbortController().signal)));
         return p;
       },
     };

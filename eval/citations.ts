@@ -585,7 +585,7 @@ function reviewCache(): PageCache {
   return {
     get(url, fetch) {
       let p = pagesOfReview.get(url);
-      if (!p) pagesOfReview.set(url, (p = fetch()));
+      if (!p) pagesOfReview.set(url, (p = fetch(new AbortController().signal)));
       return p;
     },
   };
@@ -600,6 +600,7 @@ function reviewVerifier(): Verifier {
     reader: parsePool,
     hostLimiter,
     concurrency: c.review_concurrency,
+    deadlineMs: c.review_deadline_ms,
     prefixChars: c.prefix_chars,
     cache: reviewCache(),
   });

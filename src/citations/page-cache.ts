@@ -3,13 +3,16 @@
  * across them: many reviews citing one URL at once cause one fetch. The
  * first worker takes a lock (SET NX PX) and fetches; the others wait for the
  * cached result (or for the lock to lapse, then try to take it). Inside one
- * process, concurrent callers share one promise before touching Redis.
- * Failures are cached too, for a shorter time.
+ * process, concurrent callers share one load before touching Redis; a caller
+ * may give up waiting (its review's deadline), and the load is stopped only
+ * when every caller has. Failures are cached too, for a shorter time; a load
+ * given up is not a failure of the page and is not cached.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { PAGE_TEXT_VERSION, type PageText } from './page-text.js';
+import { untilAborted } from './until-aborted.js';
 
 export type CacheResult = 'hit' | 'miss' | 'shared' | 'waited';
 
@@ -26,7 +29,21 @@ export interface PageCacheOptions {
 }
 
 export interface PageCache {
-  get(url: string, fetch: () => Promise<PageText>): Promise<PageText>;
+  /**
+   * The page of `url`, from the cache or from `fetch`. `fetch` gets a signal
+   * that aborts once no caller in this process waits for the load any more;
+   * it should then reject, and nothing is stored. When `signal` aborts, this
+   * caller stops waiting: get() rejects with the signal's reason at once,
+   * and the load goes on for the other callers, if any.
+   */
+  get(url: string, fetch: (signal: AbortSignal) => Promise<PageText>, signal?: AbortSignal): Promise<PageText>;
+}
+
+/** One load in this process, with the callers still waiting for it. */
+interface Flight {
+  promise: Promise<PageText>;
+  controller: AbortController;
+  waiting: number;
 }
 
 /** Releases the lock only if it is still ours. */
@@ -35,7 +52,7 @@ const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call
 export function createPageCache(options: PageCacheOptions): PageCache {
   const { redis } = options;
   const pollMs = options.pollMs ?? 50;
-  const inFlight = new Map<string, Promise<PageText>>();
+  const inFlight = new Map<string, Flight>();
 
   const keys = (url: string) => {
     const h = createHash('sha256').update(url).digest('hex');
@@ -50,7 +67,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     return page.ok && page.v !== PAGE_TEXT_VERSION ? undefined : page;
   }
 
-  async function load(url: string, fetch: () => Promise<PageText>): Promise<PageText> {
+  async function load(url: string, fetch: () => Promise<PageText>, signal: AbortSignal): Promise<PageText> {
     const k = keys(url);
     const cached = await read(k.value);
     if (cached) {
@@ -79,7 +96,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
         }
       }
       waited = true;
-      await sleep(pollMs);
+      // Rejects when every caller has given up: nobody needs the result any more.
+      await sleep(pollMs, undefined, { signal });
       const result = await read(k.value);
       if (result) {
         options.onResult?.('waited');
@@ -94,16 +112,44 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     }
   }
 
+  function start(url: string, fetch: (signal: AbortSignal) => Promise<PageText>): Flight {
+    const controller = new AbortController();
+    const flight: Flight = {
+      controller,
+      waiting: 0,
+      promise: load(url, () => fetch(controller.signal), controller.signal).finally(() => {
+        if (inFlight.get(url) === flight) inFlight.delete(url);
+      }),
+    };
+    // Every caller may have given up by the time it settles.
+    flight.promise.catch(() => undefined);
+    inFlight.set(url, flight);
+    return flight;
+  }
+
+  function leave(url: string, flight: Flight): void {
+    if (--flight.waiting > 0) return;
+    // Taken out first: a caller that comes after starts a load of its own.
+    if (inFlight.get(url) === flight) inFlight.delete(url);
+    flight.controller.abort(new Error('no caller waits for this page any more'));
+  }
+
   return {
-    get(url, fetch) {
-      const running = inFlight.get(url);
-      if (running) {
-        options.onResult?.('shared');
-        return running;
-      }
-      const p = load(url, fetch).finally(() => inFlight.delete(url));
-      inFlight.set(url, p);
-      return p;
+    get(url, fetch, signal) {
+      if (signal?.aborted) return Promise.reject(signal.reason as Error);
+      let flight = inFlight.get(url);
+      if (flight) options.onResult?.('shared');
+      else flight = start(url, fetch);
+      flight.waiting++;
+      if (!signal) return flight.promise;
+      const joined = flight;
+      const onAbort = () => leave(url, joined);
+      signal.addEventListener('abort', onAbort, { once: true });
+      joined.promise.then(
+        () => signal.removeEventListener('abort', onAbort),
+        () => signal.removeEventListener('abort', onAbort),
+      );
+      return untilAborted(joined.promise, signal);
     },
   };
 }

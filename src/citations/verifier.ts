@@ -1,9 +1,12 @@
 /**
  * Layer 3: every piece of evidence a review cites is fetched, and the quoted
  * excerpt must be on the page. Checks the citations of one review
- * concurrently, with a per-host limit; URLs the agent did not fetch are
- * unverified without a fetch.
+ * concurrently, with a per-host limit shared fairly with the other reviews
+ * of the worker; URLs the agent did not fetch are unverified without a
+ * fetch. A review has a deadline: the citations it has not fetched by then
+ * are fetch_failed, `review_deadline`, and the review ends with the rest.
  */
+import { setMaxListeners } from 'node:events';
 import type { CitationStatus } from '../contracts/events.js';
 import { CosciError } from '../errors.js';
 import type { Evidence } from '../contracts/payloads.js';
@@ -14,6 +17,7 @@ import { matchInPage, type PageSources } from '../safety/citations/index.js';
 import { DEFAULT_INJECTION_THRESHOLD } from '../safety/injection/index.js';
 import type { PageCache } from './page-cache.js';
 import { fetchPageText, pageSources, type DocumentReader, type PageText } from './page-text.js';
+import { untilAborted } from './until-aborted.js';
 
 export interface VerifierOptions {
   fetchOptions: FetchOptions;
@@ -22,6 +26,12 @@ export interface VerifierOptions {
   hostLimiter: HostLimiter;
   /** Citations of one review checked at once. */
   concurrency: number;
+  /**
+   * Time from the start of a review's check after which the citations not
+   * yet fetched (waiting or in flight) are fetch_failed, {@link REVIEW_DEADLINE}.
+   * @see `citations.review_deadline_ms`
+   */
+  deadlineMs: number;
   /** 0: the whole excerpt; n > 0: only its first n characters (the old rule). */
   prefixChars: number;
   cache?: PageCache | undefined;
@@ -76,9 +86,15 @@ export function countByStatus(results: CitationResult[]): Record<CitationStatus,
   return counts;
 }
 
+/** The reason of a citation not fetched before its review's deadline. */
+export const REVIEW_DEADLINE = 'review_deadline';
+
 const stopped = () => new CosciError('JOB_ABORTED', 'citation check stopped: the worker is shutting down');
 
 export function createVerifier(options: VerifierOptions): Verifier {
+  if (!Number.isInteger(options.deadlineMs) || options.deadlineMs < 1) {
+    throw new RangeError(`deadlineMs must be a positive integer, got ${options.deadlineMs}`);
+  }
   const injectionThreshold = options.injectionThreshold ?? DEFAULT_INJECTION_THRESHOLD;
   // One PageSources per page text: the entries of a review that share a page
   // (through the cache's single flight) share what the matcher builds for it.
@@ -89,18 +105,30 @@ export function createVerifier(options: VerifierOptions): Verifier {
     return sources;
   };
 
-  const loadPage = (url: string, signal: AbortSignal | undefined): Promise<PageText> => {
-    const fetch = () =>
-      options.hostLimiter.run(hostOf(url), async () => {
-        const started = performance.now();
-        // The shutdown signal cuts a slow page short: fetchPage then rejects,
-        // so the page cache stores nothing for it.
-        const page = await fetchPageText(url, { ...options.fetchOptions, signal }, options.reader);
-        options.onFetch?.(page, (performance.now() - started) / 1000);
-        return page;
-      });
+  /**
+   * The page, fetched in the turns of `review` at the host limiter. `signal`
+   * ends the review's wait (shutdown, or the deadline); the fetch itself is
+   * stopped, and its host slot freed, once no review waits for it (the page
+   * cache shares one fetch between the reviews that cite a URL).
+   */
+  const loadPage = (url: string, review: object, signal: AbortSignal): Promise<PageText> => {
+    const fetch = (load: AbortSignal) =>
+      options.hostLimiter.run(
+        hostOf(url),
+        async () => {
+          const started = performance.now();
+          // An abort cuts a slow page short: fetchPage then rejects, so the
+          // page cache stores nothing for it.
+          const page = await fetchPageText(url, { ...options.fetchOptions, signal: load }, options.reader);
+          options.onFetch?.(page, (performance.now() - started) / 1000);
+          return page;
+        },
+        { owner: review, signal: load },
+      );
     // The cache is keyed by the URL as cited, fragment removed.
-    return options.cache ? options.cache.get(canonicalUrl(url), fetch) : fetch();
+    const loading = options.cache ? options.cache.get(canonicalUrl(url), fetch, signal) : fetch(signal);
+    // The review stops waiting at the signal whatever the load does (a document being parsed goes on).
+    return untilAborted(loading, signal);
   };
 
   /** The page's scan, reported when it reaches the threshold; the citation's status is the excerpt check's alone. */
@@ -111,12 +139,16 @@ export function createVerifier(options: VerifierOptions): Verifier {
     return { injection: { ...scan, threshold: injectionThreshold } };
   };
 
-  async function check(
-    e: Evidence,
-    index: number,
-    seen: Set<string> | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<CitationResult> {
+  interface Review {
+    seen: Set<string> | undefined;
+    /** Aborts at shutdown or at the deadline, whichever comes first. */
+    signal: AbortSignal;
+    /** Set when the deadline has passed. */
+    late: boolean;
+    shutdown: AbortSignal | undefined;
+  }
+
+  async function check(e: Evidence, index: number, review: Review): Promise<CitationResult> {
     const base = { index, url: e.url, excerptLen: e.excerpt.length };
     const fail = (status: CitationStatus, reason: string): CitationResult => ({
       ...base,
@@ -124,8 +156,18 @@ export function createVerifier(options: VerifierOptions): Verifier {
       reason,
       citation_unverified: true,
     });
-    if (seen && !seen.has(canonicalUrl(e.url))) return fail('unverified', 'url_not_seen');
-    const page = await loadPage(e.url, signal);
+    if (review.seen && !review.seen.has(canonicalUrl(e.url))) return fail('unverified', 'url_not_seen');
+    // Past the deadline nothing more is loaded, not even from the cache:
+    // what the deadline cuts does not depend on what happens to be cached.
+    if (review.late) return fail('fetch_failed', REVIEW_DEADLINE);
+    let page: PageText;
+    try {
+      page = await loadPage(e.url, review, review.signal);
+    } catch (err) {
+      // Shutdown wins over the deadline: the job goes back to the queue.
+      if (review.late && !review.shutdown?.aborted) return fail('fetch_failed', REVIEW_DEADLINE);
+      throw err;
+    }
     if (!page.ok) return fail('fetch_failed', page.reason);
     const injection = injectionOf(page);
     const match = matchInPage(
@@ -149,6 +191,19 @@ export function createVerifier(options: VerifierOptions): Verifier {
   return {
     async verify(evidence, seenUrls, signal) {
       const seen = seenUrls ? new Set(seenUrls.map(canonicalUrl)) : undefined;
+      // The review's own signal, linked to the shutdown signal by hand and
+      // unlinked at the end: AbortSignal.any keeps what it makes from a
+      // long-lived signal alive on some Node versions (nodejs/node#55351).
+      const controller = new AbortController();
+      // Each citation waiting listens to it: many, by design.
+      setMaxListeners(0, controller.signal);
+      const review: Review = { seen, signal: controller.signal, late: false, shutdown: signal };
+      const timer = setTimeout(() => {
+        review.late = true;
+        controller.abort(new Error(`review deadline of ${options.deadlineMs} ms passed`));
+      }, options.deadlineMs);
+      const onShutdown = () => controller.abort(signal?.reason);
+      signal?.addEventListener('abort', onShutdown, { once: true });
       const results = new Array<CitationResult>(evidence.length);
       let next = 0;
       const worker = async () => {
@@ -158,13 +213,21 @@ export function createVerifier(options: VerifierOptions): Verifier {
           if (signal?.aborted) throw stopped();
           const i = next++;
           try {
-            results[i] = await check(evidence[i]!, i, seen, signal);
+            results[i] = await check(evidence[i]!, i, review);
           } catch (err) {
             throw signal?.aborted ? stopped() : err;
           }
         }
       };
-      await Promise.all(Array.from({ length: Math.min(options.concurrency, evidence.length) }, worker));
+      try {
+        await Promise.all(Array.from({ length: Math.min(options.concurrency, evidence.length) }, worker));
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onShutdown);
+      }
+      // A shutdown while the last citations were cut by the deadline still
+      // sends the job back: its next run has a whole deadline of its own.
+      if (signal?.aborted) throw stopped();
       return results;
     },
   };

@@ -270,6 +270,13 @@ export const CitationsConfigSchema = z
     per_host_concurrency: positiveInt.default(2),
     /** Citations of one review checked at once. */
     review_concurrency: positiveInt.default(8),
+    /**
+     * Bound on checking the citations of one review, from its start: the
+     * citations not fetched by then (waiting for a slot, or in flight) are
+     * `fetch_failed`, `review_deadline`, and the review is recorded with them.
+     * Set it well above `total_timeout_ms`, which bounds one fetch.
+     */
+    review_deadline_ms: positiveInt.default(120_000),
     /** Lifetime of a fetched page's text in the shared cache. */
     cache_ttl_seconds: positiveInt.default(24 * 3600),
     /** Lifetime of a failed fetch in the cache: shorter, since failures pass. */

@@ -62,7 +62,8 @@ export const CitationResultSchema = z.object({
   excerptLen: z.number().int().nonnegative(),
   /**
    * Why it is not ok: excerpt_not_found, excerpt_not_in_pages_read, url_not_seen, timeout, http_404,
-   * blocked_address, content_too_slow, ... (docs/citations.md).
+   * blocked_address, content_too_slow, review_deadline (not fetched before the review's deadline,
+   * `citations.review_deadline_ms`), ... (docs/citations.md).
    */
   reason: z.string().optional(),
   /**

@@ -24,6 +24,7 @@ export interface Metrics {
   quotingNeutralised: Counter<'what'>;
   citations: Counter<'status' | 'reason'>;
   injectionSuspected: Counter<'source'>;
+  reviewDeadline: Counter;
   fetchDuration: Histogram<'outcome'>;
   fetchCache: Counter<'result'>;
   fetchBytes: Counter;
@@ -137,6 +138,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       'source',
       INJECTION_SOURCES,
     ),
+    reviewDeadline: new Counter({
+      name: 'cosci_safety_review_deadline_exceeded_total',
+      help: 'Reviews whose deadline (citations.review_deadline_ms) passed before every citation was fetched; the citations cut are fetch_failed, review_deadline, in cosci_safety_citations_total.',
+      registers,
+    }),
     fetchDuration: new Histogram({
       name: 'cosci_safety_fetch_duration_seconds',
       help: 'Duration of one page fetch and text extraction, by outcome (ok or the failure reason).',

@@ -3,11 +3,13 @@
  * result this review revision already has), store the result by review id,
  * emit `citation_unverified` for each entry not ok, `source_injection_suspected`
  * for each entry whose document reads as instructions for an AI reader, and
- * one `review_verified`.
+ * one `review_verified`. Citations not fetched by the review's deadline are
+ * fetch_failed, `review_deadline`: the review is recorded and announced with
+ * them like any other result, never left waiting and never passed as ok.
  */
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
-import { countByStatus, summarize, type Verifier } from '../citations/verifier.js';
+import { countByStatus, REVIEW_DEADLINE, summarize, type Verifier } from '../citations/verifier.js';
 import { parsePayload } from '../contracts/queues.js';
 import type { EventEmitter } from '../events/emitter.js';
 import { eventId } from '../events/event-id.js';
@@ -52,6 +54,14 @@ export function createReviewProcessor(deps: ReviewProcessorDeps) {
       for (const r of result.results) {
         deps.metrics?.citations.inc({ status: r.status, reason: r.reason ?? 'none' });
         if (r.injection) deps.metrics?.injectionSuspected.inc({ source: r.injection.source });
+      }
+      const cut = result.results.filter((r) => r.reason === REVIEW_DEADLINE).length;
+      if (cut > 0) {
+        deps.metrics?.reviewDeadline.inc();
+        deps.logger.warn(
+          { reviewId: p.reviewId, revision: p.revision, cut, total: result.results.length },
+          'review deadline passed: citations not fetched by then are fetch_failed (review_deadline)',
+        );
       }
     }
 

@@ -77,6 +77,7 @@ export function buildVerifier(
     reader: deps.reader,
     hostLimiter: new HostLimiter(c.per_host_concurrency),
     concurrency: c.review_concurrency,
+    deadlineMs: c.review_deadline_ms,
     prefixChars: c.prefix_chars,
     injectionThreshold: config.safety.injection_threshold,
     cache: deps.redis

@@ -37,6 +37,11 @@ describe('configuration', () => {
     expect(config.redis.prefix).toBe('bull');
     expect(config.redis.events_stream).toBe('cosci:events');
     expect(config.metrics.port).toBe(9464);
+    // Two minutes for a review's citations: six times the bound on one fetch.
+    expect(config.citations.review_deadline_ms).toBe(120_000);
+    expect(error(() => loadConfig({ env: {}, file: file('[citations]\nreview_deadline_ms = 0\n') })).message).toMatch(
+      /citations\.review_deadline_ms: /,
+    );
   });
 
   it('reads the TOML file of the design', () => {

@@ -240,6 +240,13 @@ describe.skipIf(missing(PROMETHEUS) !== undefined)(
             { claim: 'shared page', url: u('/shared/article'), excerpt: EXCERPT },
           ],
         }),
+        // A page that never answers: the review's deadline cuts it.
+        p.publishReviewRecorded({
+          reviewId: `rev-late-${w}`,
+          hypothesisId: hid('allow'),
+          revision: 1,
+          evidence: [{ claim: 'stalled page', url: u(`/stalled?round=${w}`), excerpt: EXCERPT }],
+        }),
         // A payload no processor accepts: the job fails for good.
         p.queue('hypothesis.saved').add('hypothesis.saved', { hypothesisId: 42 }, { jobId: `bad-${w}`, attempts: 1 }),
       ]);
@@ -249,7 +256,7 @@ describe.skipIf(missing(PROMETHEUS) !== undefined)(
       );
       await jobsDone('hypothesis.saved', [`bad-${w}`], 'failed');
       await jobsDone('goal.submitted', [`goal.g-${w}`]);
-      await jobsDone('review.recorded', [`review.rev-${w}.r1`]);
+      await jobsDone('review.recorded', [`review.rev-${w}.r1`, `review.rev-late-${w}.r1`]);
 
       const report = (reportId: string, sections: Array<{ text: string; hypothesisId?: string }>) =>
         p.finalizeReport({ reportId, sections, revision: 1 }, { wait: true, timeoutMs: 20_000 });
@@ -283,6 +290,7 @@ describe.skipIf(missing(PROMETHEUS) !== undefined)(
       );
       pages = await startPageServer();
       for (const path of ['/r1/article', '/r2/article', '/shared/article']) pages.page(path, ARTICLE);
+      pages.route('/stalled', () => undefined);
       redis = testRedis();
 
       const [classifierPort, verifierPort, promPort] = [await freePort(), await freePort(), await freePort()];
@@ -323,7 +331,12 @@ describe.skipIf(missing(PROMETHEUS) !== undefined)(
         join(dir, 'verifier.toml'),
         toml(
           config(verifierPort, ['review.recorded', 'goal.submitted'], {
-            citations: { allow_private_hosts: [`localhost:${pages.port}`], total_timeout_ms: 5000 },
+            // The deadline before the fetch's own bound, so that the stalled page is cut by it.
+            citations: {
+              allow_private_hosts: [`localhost:${pages.port}`],
+              total_timeout_ms: 5000,
+              review_deadline_ms: 4000,
+            },
             review: { api_token: REVIEW_TOKEN },
           }),
         ),

@@ -8,6 +8,7 @@ import { createReviewStore } from '../../src/store/review-store.js';
 import { startPageServer, type PageServer } from '../support/page-server.js';
 import { testConfig } from '../support/config.js';
 import { startHarness, type Harness } from '../support/pipeline.js';
+import { until } from '../support/poll.js';
 
 const ARTICLE = `<!doctype html><html><head><title>Kinases</title><script>var x = "not text";</script></head>
 <body><nav>Home</nav><article><h1>Kinase signalling</h1>
@@ -169,6 +170,119 @@ describe('review pipeline', () => {
     expect(events.filter((e) => e.type === 'citation_unverified')).toHaveLength(0);
     const metrics = await (await fetch(`http://127.0.0.1:${a.runtime.http!.port}/metrics`)).text();
     expect(metrics).toMatch(/cosci_safety_citations_total\{status="ok",reason="none"\} \d+/);
+  });
+
+  it("gives a one-citation review of a host a slot turn, not a place behind another review's queue", async () => {
+    // Both reviews in one worker process, sharing its two slots for the host.
+    const h = await harness({ citations: { per_host_concurrency: 2, review_concurrency: 100 } });
+    pages.route('/many', (_req, res) => {
+      setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(ARTICLE), 150);
+    });
+    pages.page('/lone', ARTICLE);
+    const many = 100;
+    await h.publisher.publishReviewRecorded({
+      reviewId: 'many',
+      hypothesisId: 'h',
+      evidence: Array.from({ length: many }, (_, i) => ({ claim: 'c', url: `${pages.base}/many?i=${i}`, excerpt })),
+    });
+    // Review A holds both slots and has its other 98 fetches queued for them.
+    await until('the first review in flight', () => (pages.hits.get('/many') ?? 0) >= 2, { everyMs: 5 });
+    await h.publisher.publishReviewRecorded({
+      reviewId: 'lone',
+      hypothesisId: 'h',
+      evidence: [{ claim: 'c', url: `${pages.base}/lone`, excerpt }],
+    });
+    await h.waitForJob('review.recorded', 'review.lone.r0', 'completed', 30_000);
+    // Served in turns, B waits for a slot to free and A's one turn: its fetch
+    // comes among A's first few. In arrival order it came after A's 98 others.
+    // Half of A's is a bound that holds with seconds of delay in taking B's job.
+    const order = pages.arrivals.filter((u) => u.startsWith('/many') || u === '/lone');
+    const position = order.indexOf('/lone');
+    expect(position).toBeGreaterThanOrEqual(2);
+    expect(position).toBeLessThan(many / 2);
+
+    await h.waitForJob('review.recorded', 'review.many.r0', 'completed', 60_000);
+    const store = createReviewStore(h.redis, h.config.redis.key_prefix);
+    expect((await store.get('many'))!.counts).toEqual({ ok: many, unverified: 0, fetch_failed: 0 });
+    expect((await store.get('lone'))!.counts).toEqual({ ok: 1, unverified: 0, fetch_failed: 0 });
+  }, 90_000);
+
+  it('ends a review at its deadline: citations not fetched by then are fetch_failed, review_deadline, announced once', async () => {
+    const h = await harness({
+      citations: {
+        // One slot for the host: one of its pages in flight, the others waiting.
+        allow_private_hosts: [`localhost:${pages.port}`, `127.0.0.1:${pages.port}`],
+        per_host_concurrency: 1,
+        review_concurrency: 3,
+        // Time enough for the page of the other host to be fetched and parsed
+        // (the first document starts a parsing thread) on a busy machine.
+        review_deadline_ms: 3000,
+        // The deadline comes first: a fetch started after the review would time out later.
+        total_timeout_ms: 10_000,
+      },
+    });
+    const ended: string[] = [];
+    pages.route('/stalled', (req, res) => {
+      // No answer until the request is given up.
+      res.on('close', () => ended.push(req.url!));
+    });
+    const evidence = [
+      // Another host (its own slots), fetched at once.
+      { claim: 'fast', url: `http://127.0.0.1:${pages.port}/article`, excerpt },
+      ...Array.from({ length: 5 }, (_, i) => ({ claim: 'stalled', url: `${pages.base}/stalled?i=${i}`, excerpt })),
+      { claim: 'not fetched by the agent', url: `${pages.base}/article?unseen=1`, excerpt },
+    ];
+    const seenUrls = evidence.slice(0, 6).map((e) => e.url);
+    const publish = () =>
+      h.publisher.publishReviewRecorded({ reviewId: 'late', hypothesisId: 'h', evidence, seenUrls, revision: 1 });
+    await publish();
+    await h.waitForJob('review.recorded', 'review.late.r1', 'completed', 15_000);
+
+    const stored = await createReviewStore(h.redis, h.config.redis.key_prefix).get('late');
+    expect(stored!.results.map((r) => [r.status, r.reason ?? null])).toEqual([
+      ['ok', null],
+      ...Array.from({ length: 5 }, () => ['fetch_failed', 'review_deadline']),
+      ['unverified', 'url_not_seen'],
+    ]);
+    expect(stored!.counts).toEqual({ ok: 1, unverified: 1, fetch_failed: 5 });
+    // One stalled page reached the host, the others waited for its slot and
+    // were never requested; the one in flight was ended, not left to its timeout.
+    expect(pages.hits.get('/stalled')).toBe(1);
+    await until('the stalled request ended', () => ended.length === 1, { everyMs: 10, timeoutMs: 3000 });
+
+    const events = await h.events();
+    const unverified = events.filter((e) => e.type === 'citation_unverified');
+    expect(unverified.map((e) => [(e.data as { index: number }).index, (e.data as { reason: string }).reason])).toEqual(
+      [...Array.from({ length: 5 }, (_, i) => [i + 1, 'review_deadline']), [6, 'url_not_seen']],
+    );
+    const summary = events.filter((e) => e.type === 'review_verified');
+    expect(summary).toHaveLength(1);
+    expect(summary[0]!.data).toMatchObject({ total: 7, counts: { ok: 1, unverified: 1, fetch_failed: 5 } });
+    const metrics = await (await fetch(`http://127.0.0.1:${h.runtime.http!.port}/metrics`)).text();
+    expect(metrics).toMatch(/^cosci_safety_review_deadline_exceeded_total 1$/m);
+    expect(metrics).toMatch(/^cosci_safety_citations_total\{status="fetch_failed",reason="review_deadline"\} 5$/m);
+
+    // The job run again reuses the result: no event twice, nothing counted twice, nothing fetched.
+    await (await h.publisher.queue('review.recorded').getJob('review.late.r1'))!.remove();
+    await publish();
+    await h.waitForJob('review.recorded', 'review.late.r1');
+    expect(await h.events()).toHaveLength(events.length);
+    expect(pages.hits.get('/stalled')).toBe(1);
+    const again = await (await fetch(`http://127.0.0.1:${h.runtime.http!.port}/metrics`)).text();
+    expect(again).toMatch(/^cosci_safety_review_deadline_exceeded_total 1$/m);
+
+    // The deadline is the review's, not the page's: nothing of it was cached,
+    // and another review citing the page fetches it.
+    pages.page('/stalled', ARTICLE);
+    await h.publisher.publishReviewRecorded({
+      reviewId: 'after',
+      hypothesisId: 'h',
+      evidence: [{ claim: 'c', url: `${pages.base}/stalled?i=2`, excerpt }],
+    });
+    await h.waitForJob('review.recorded', 'review.after.r0', 'completed', 15_000);
+    const after = await createReviewStore(h.redis, h.config.redis.key_prefix).get('after');
+    expect(after!.results.map((r) => r.status)).toEqual(['ok']);
+    expect(pages.hits.get('/stalled')).toBe(2);
   });
 
   it('records a skipped review and emits no per-citation events when the verifier is disabled', async () => {

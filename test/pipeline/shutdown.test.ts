@@ -101,6 +101,46 @@ describe('graceful shutdown of a citation check', () => {
   });
 });
 
+describe('a review deadline during shutdown', () => {
+  it('ends the review at its deadline within the grace period: recorded with the citation cut, not sent back', async () => {
+    const pages = await startPageServer();
+    // Only the deadline can stop it: every time bound of the fetch is longer.
+    pages.route('/stalled', () => undefined);
+    const config = testConfig(fake.url, {
+      worker: { shutdown_timeout_ms: 20_000 },
+      citations: {
+        allow_private_hosts: [`localhost:${pages.port}`],
+        headers_timeout_ms: 60_000,
+        total_timeout_ms: 60_000,
+        review_deadline_ms: 1000,
+      },
+    });
+    const h = await startHarness(config);
+    try {
+      await h.publisher.publishReviewRecorded({
+        reviewId: 'rd',
+        hypothesisId: 'h',
+        evidence: [{ claim: 'c', url: `${pages.base}/stalled`, excerpt: 'The quoted sentence' }],
+      });
+      await until('the page fetch in flight', () => pages.hits.get('/stalled') === 1, { everyMs: 20 });
+      const started = Date.now();
+      await h.runtime.shutdown('test');
+      // Closed once the review ended at its deadline, long before the grace period's end.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      const job = await h.publisher.queue('review.recorded').getJob('review.rd.r0');
+      expect(await job!.getState()).toBe('completed');
+      const events = await h.events();
+      expect(events.map((e) => [e.type, (e.data as { reason?: string }).reason])).toEqual([
+        ['citation_unverified', 'review_deadline'],
+        ['review_verified', undefined],
+      ]);
+    } finally {
+      await h.stop();
+      await pages.close();
+    }
+  });
+});
+
 describe('worker processes', () => {
   it('two processes share one queue; each job is done once; SIGTERM stops them cleanly', async () => {
     fake.setHandler(async (req, i) => ({ ...(markerHandler(req, i) as object), delayMs: 20 }));

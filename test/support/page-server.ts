@@ -1,4 +1,7 @@
-/** A loopback web server for citation tests: routes to bodies, with a count of requests per path. */
+/**
+ * A loopback web server for citation tests: routes to bodies, with a count of
+ * requests per path and the order they came in.
+ */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -9,6 +12,8 @@ export interface PageServer {
   /** Base URL through the allow-listed name `localhost`. */
   base: string;
   hits: Map<string, number>;
+  /** Each request's path and query, in the order the requests came in. */
+  arrivals: string[];
   route(path: string, handler: Route): void;
   page(path: string, body: string | Buffer, contentType?: string): void;
   close(): Promise<void>;
@@ -17,7 +22,9 @@ export interface PageServer {
 export async function startPageServer(): Promise<PageServer> {
   const routes = new Map<string, Route>();
   const hits = new Map<string, number>();
+  const arrivals: string[] = [];
   const server = createServer((req, res) => {
+    arrivals.push(req.url ?? '/');
     const path = (req.url ?? '/').split('?')[0]!;
     hits.set(path, (hits.get(path) ?? 0) + 1);
     const handler = routes.get(path);
@@ -33,6 +40,7 @@ export async function startPageServer(): Promise<PageServer> {
     port,
     base: `http://localhost:${port}`,
     hits,
+    arrivals,
     route: (path, handler) => routes.set(path, handler),
     page(path, body, contentType = 'text/html; charset=utf-8') {
       routes.set(path, (_req, res) => res.writeHead(200, { 'content-type': contentType }).end(body));
