@@ -12,8 +12,6 @@ export type FailureOutcome =
   | 'retry_request'
   /** No retry can help the request: the verdict is degraded (never a pass). */
   | 'degrade'
-  /** Wait what the server asked, as a rate limit of the queue; no attempt is spent. */
-  | 'rate_limited'
   /** Back to the queue at once, no attempt spent: the worker is shutting down. */
   | 'delay'
   /** Fail the job for good, with the error's message: running it again gives the same. */
@@ -28,16 +26,26 @@ export type FailureOutcome =
  */
 const BY_CODE: Record<ErrorCode, FailureOutcome> = {
   // The classifier's requests: a model's next answer may well be valid, and
-  // 5xx, 529, timeouts and lost connections pass.
+  // 5xx, 529, timeouts, lost connections and a body that is not a message
+  // (a proxy's page) pass. A 429 is waited out inside the job, as the others
+  // are: what retry-after asks, up to anthropic.retry_max_delay_ms, so one
+  // answer slows its own job and never holds up the queue (docs/classifier.md).
+  CLASSIFIER_RATE_LIMITED: 'retry_request',
   CLASSIFIER_OVERLOADED: 'retry_request',
   CLASSIFIER_SERVER_ERROR: 'retry_request',
   CLASSIFIER_TIMEOUT: 'retry_request',
   CLASSIFIER_CONNECTION: 'retry_request',
+  CLASSIFIER_INVALID_RESPONSE: 'retry_request',
   CLASSIFIER_MALFORMED_OUTPUT: 'retry_request',
   // The same request fails the same way.
   CLASSIFIER_BAD_REQUEST: 'degrade',
   CLASSIFIER_AUTH: 'degrade',
-  CLASSIFIER_RATE_LIMITED: 'rate_limited',
+  // An answer that breaks the request's contract is not asked again: the
+  // model did answer, and asking until an answer passes would let a text
+  // that draws a flagged call beside a benign one (or past max_tokens) pass
+  // on a later try. The verdict is degraded, never below what it carried.
+  CLASSIFIER_MULTIPLE_CALLS: 'degrade',
+  CLASSIFIER_UNEXPECTED_STOP: 'degrade',
   CLASSIFIER_ABORTED: 'delay',
   JOB_ABORTED: 'delay',
   PAYLOAD_INVALID: 'unrecoverable',

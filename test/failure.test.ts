@@ -1,6 +1,6 @@
 /** One decision per error code; what is not ours fails the attempt and is run again. */
 import { describe, expect, it } from 'vitest';
-import { ClassifierCallError, RateLimitedError } from '../src/classifier/errors.js';
+import { ClassifierCallError } from '../src/classifier/errors.js';
 import { CosciError, PayloadError } from '../src/errors.js';
 import { failureOutcome } from '../src/failure.js';
 import { ParsePoolClosedError } from '../src/citations/parse-pool.js';
@@ -9,15 +9,22 @@ import { CitationTextError } from '../src/safety/citations/errors.js';
 import { QuotingError } from '../src/safety/quoting/errors.js';
 
 describe('failureOutcome', () => {
-  it('retries the passing failures of a model request, and degrades on those that repeat', () => {
-    for (const kind of ['overloaded', 'server_error', 'timeout', 'connection_error', 'malformed_output'] as const)
-      expect(failureOutcome(new ClassifierCallError(kind, 'x'))).toBe('retry_request');
-    for (const kind of ['bad_request', 'auth_error'] as const)
+  it('retries the passing failures of a model request, and degrades on those that repeat or break the contract', () => {
+    const passing = [
+      'rate_limited',
+      'overloaded',
+      'server_error',
+      'timeout',
+      'connection_error',
+      'invalid_response',
+      'malformed_output',
+    ] as const;
+    for (const kind of passing) expect(failureOutcome(new ClassifierCallError(kind, 'x'))).toBe('retry_request');
+    for (const kind of ['bad_request', 'auth_error', 'multiple_assessments', 'unexpected_stop'] as const)
       expect(failureOutcome(new ClassifierCallError(kind, 'x'))).toBe('degrade');
   });
 
-  it('waits out a 429, returns a job stopped by shutdown to the queue, and fails a bad payload for good', () => {
-    expect(failureOutcome(new RateLimitedError(500))).toBe('rate_limited');
+  it('returns a job stopped by shutdown to the queue, and fails a bad payload for good', () => {
     expect(failureOutcome(new ClassifierCallError('aborted', 'x'))).toBe('delay');
     expect(failureOutcome(new CosciError('JOB_ABORTED', 'x'))).toBe('delay');
     expect(failureOutcome(new PayloadError('bad', ['text']))).toBe('unrecoverable');

@@ -5,8 +5,10 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { Agent } from 'undici';
+import { z } from 'zod';
 import { AssessmentSchema, type Assessment } from '../safety/classification/assessment.js';
 import { ASSESSMENT_TOOL, SYSTEM_PROMPT, TOOL_NAME } from '../safety/classification/prompt.js';
+import { mergeAssessments } from '../safety/classification/windows.js';
 import { ClassifierCallError } from './errors.js';
 import { requestFetch } from './http-transport.js';
 
@@ -126,15 +128,83 @@ export function toCallError(err: unknown): ClassifierCallError {
   });
 }
 
+/**
+ * The least an answer must be before anything in it is read: a message, with
+ * its content blocks and stop reason. The SDK hands over whatever a 200
+ * carried (an HTML page, an event stream, `{}`) without looking at it.
+ */
+const AnswerSchema = z.object({
+  type: z.literal('message'),
+  content: z.array(z.looseObject({ type: z.string() })),
+  stop_reason: z.string().nullish(),
+});
+type Answer = z.infer<typeof AnswerSchema>;
+
+/** What a body that is not a message was, in a few words: its content is never echoed. */
+function notAMessage(body: unknown, problems: string): string {
+  if (typeof body === 'string') return `the answer is not a message: ${body.length} characters of text, not JSON`;
+  if (body === null || typeof body !== 'object') return `the answer is not a message: ${String(body)}`;
+  return `the answer is not a message: ${problems}`;
+}
+
+const issues = (error: z.ZodError) =>
+  error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
+
+/**
+ * The assessment of one answer, or why it cannot be trusted. The model was
+ * told to call the tool exactly once and to stop there (tool_choice forces
+ * the call; `stop_reason: "tool_use"` says the answer ended on it). An answer
+ * with two calls, or one that stopped otherwise (`max_tokens`: cut short),
+ * is not an assessment: it fails as such, carrying the most severe reading
+ * of the calls in it that are whole, so the verdict never falls below them.
+ */
+function readAnswer(answer: Answer): AssessOutcome {
+  if (answer.stop_reason === 'refusal') {
+    const text = answer.content
+      .flatMap((b) => (b.type === 'text' && typeof b.text === 'string' ? [b.text] : []))
+      .join(' ');
+    return { kind: 'refusal', text };
+  }
+  const calls = answer.content.filter((b) => b.type === 'tool_use' && b.name === TOOL_NAME);
+  const parsed = calls.map((call) => AssessmentSchema.safeParse(call.input));
+  const whole = parsed.flatMap((p) => (p.success ? [p.data] : []));
+  const assessment = whole.length > 0 ? mergeAssessments(whole, 'call') : undefined;
+  const stop = answer.stop_reason ?? null;
+  if (stop !== 'tool_use') {
+    throw new ClassifierCallError(
+      'unexpected_stop',
+      `the answer stopped with stop_reason ${JSON.stringify(stop)}, not "tool_use" ` +
+        `(${calls.length} ${TOOL_NAME} call(s), ${whole.length} valid)`,
+      undefined,
+      { assessment },
+    );
+  }
+  if (calls.length === 0) {
+    throw new ClassifierCallError('malformed_output', `no ${TOOL_NAME} call in the response (stop_reason ${stop})`);
+  }
+  if (calls.length > 1) {
+    throw new ClassifierCallError(
+      'multiple_assessments',
+      `${calls.length} ${TOOL_NAME} calls in one answer (${whole.length} valid); the most severe is kept`,
+      undefined,
+      { assessment },
+    );
+  }
+  const [only] = parsed as [(typeof parsed)[number]];
+  if (!only.success)
+    throw new ClassifierCallError('malformed_output', `invalid ${TOOL_NAME} input: ${issues(only.error)}`);
+  return { kind: 'assessment', assessment: only.data };
+}
+
 export function createAnthropicAssessor(options: AnthropicAssessorOptions): Assessor {
   const { client, model, maxTokens, signal } = options;
   return {
     model,
     async assess(userMessage, onUsage) {
       if (signal?.aborted) throw new ClassifierCallError('aborted', 'request aborted');
-      let response: Anthropic.Message;
+      let body: unknown;
       try {
-        response = await client.messages.create({
+        body = await client.messages.create({
           model,
           max_tokens: maxTokens,
           system: SYSTEM_PROMPT,
@@ -145,26 +215,20 @@ export function createAnthropicAssessor(options: AnthropicAssessorOptions): Asse
       } catch (err) {
         // The client's Agent was destroyed under this request: that is the abort.
         if (signal?.aborted) throw new ClassifierCallError('aborted', 'request aborted', undefined, { cause: err });
+        // A 200 labelled JSON whose body does not parse: the SDK's JSON.parse threw.
+        if (err instanceof SyntaxError) {
+          throw new ClassifierCallError('invalid_response', `the answer is not valid JSON: ${err.message}`, undefined, {
+            cause: err,
+          });
+        }
         throw toCallError(err);
       }
-      if (response.usage) onUsage?.(tokenUsage(response.usage));
-      if (response.stop_reason === 'refusal') {
-        const text = response.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' ');
-        return { kind: 'refusal', text };
-      }
-      const call = response.content.find((b) => b.type === 'tool_use' && b.name === TOOL_NAME);
-      if (!call || call.type !== 'tool_use') {
-        throw new ClassifierCallError(
-          'malformed_output',
-          `no ${TOOL_NAME} call in the response (stop_reason ${response.stop_reason})`,
-        );
-      }
-      const parsed = AssessmentSchema.safeParse(call.input);
-      if (!parsed.success) {
-        const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
-        throw new ClassifierCallError('malformed_output', `invalid ${TOOL_NAME} input: ${problems}`);
-      }
-      return { kind: 'assessment', assessment: parsed.data };
+      // Billed whatever the rest of it is, when it says.
+      if (typeof body === 'object' && body !== null && 'usage' in body)
+        onUsage?.(tokenUsage(body.usage as Partial<Anthropic.Usage> | null));
+      const answer = AnswerSchema.safeParse(body);
+      if (!answer.success) throw new ClassifierCallError('invalid_response', notAMessage(body, issues(answer.error)));
+      return readAnswer(answer.data);
     },
   };
 }

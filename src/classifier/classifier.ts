@@ -15,7 +15,7 @@ import { mostSevere, type DegradedReason, type Verdict } from '../safety/classif
 import { mergeAssessments, splitWindows } from '../safety/classification/windows.js';
 import type { AssessOutcome, Assessor, TokenUsage } from './anthropic-assessor.js';
 import { cacheKey, type AssessmentCache, type CacheWrite } from './assessment-cache.js';
-import { ClassifierCallError, RateLimitedError } from './errors.js';
+import { ClassifierCallError } from './errors.js';
 import { withRetry, type RetryOptions } from './retry.js';
 
 /** Where the service reports what happened; the metrics adapter implements it. */
@@ -41,7 +41,7 @@ export interface ClassifierOptions {
   windowOverlapChars: number;
   maxWindows: number;
   windowConcurrency: number;
-  retry: Omit<RetryOptions, 'signal' | 'onRateLimit' | 'onRetry'>;
+  retry: Omit<RetryOptions, 'signal' | 'onRetry'>;
   observer?: ClassifierObserver | undefined;
 }
 
@@ -49,7 +49,6 @@ export interface ClassifyCallOptions {
   signal?: AbortSignal | undefined;
   /** Who asks, for the token counts: the queue whose job it is (undefined: a one-off). */
   source?: string | undefined;
-  onRateLimit?: 'throw' | 'wait';
   /**
    * When given, new cache entries are collected here instead of written: the
    * caller writes them in its own round trip (the hypothesis processor, with
@@ -89,7 +88,9 @@ export interface Classifier {
 }
 
 type WindowResult =
-  { ok: true; outcome: AssessOutcome; cached: boolean } | { ok: false; reason: DegradedReason; message: string };
+  | { ok: true; outcome: AssessOutcome; cached: boolean }
+  /** `assessment`: what an untrusted answer carried, which the verdict's action never falls below. */
+  | { ok: false; reason: DegradedReason; message: string; assessment?: Assessment | undefined };
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
@@ -177,7 +178,6 @@ export function createClassifier(options: ClassifierOptions): Classifier {
         },
         {
           ...options.retry,
-          onRateLimit: call.onRateLimit ?? 'throw',
           signal: call.signal,
           ...(observer?.retry ? { onRetry: observer.retry } : {}),
         },
@@ -186,10 +186,9 @@ export function createClassifier(options: ClassifierOptions): Classifier {
       else await options.cache?.set(key, outcome);
       return { ok: true, outcome, cached: false };
     } catch (err) {
-      if (err instanceof RateLimitedError) throw err;
       if (err instanceof ClassifierCallError) {
         if (err.kind === 'aborted') throw err;
-        return { ok: false, reason: err.degradedReason, message: err.message };
+        return { ok: false, reason: err.degradedReason, message: err.message, assessment: err.assessment };
       }
       throw err;
     }
@@ -245,8 +244,8 @@ export function createClassifier(options: ClassifierOptions): Classifier {
       const keys = reuse?.keys ?? windows.map((w, i) => windowKey(label, w, i, needed));
       const prefetched = reuse ? call.prefetched!.values : undefined;
       // Cache entries the caller will write (call.cacheWrites), handed over
-      // when the whole text is classified; if a window fails the job (a 429,
-      // an abort), the windows already answered are written here instead,
+      // when the whole text is classified; if a window fails the job (an
+      // abort), the windows already answered are written here instead,
       // so the job's next run does not ask for them again.
       const cache = options.cache;
       const pending: Array<[string, AssessOutcome]> | undefined = cache && call.cacheWrites ? [] : undefined;
@@ -269,6 +268,8 @@ export function createClassifier(options: ClassifierOptions): Classifier {
         if (!r.ok) {
           reason ??= r.reason;
           notes.push(`window ${i + 1}: ${r.message}`);
+          // An answer that could not be trusted still counts for what it flagged.
+          if (r.assessment) assessments.push(r.assessment);
         } else if (r.outcome.kind === 'refusal') {
           refusal = true;
         } else {

@@ -3,18 +3,25 @@
  * Which of them retry is decided by code in src/failure.ts.
  */
 import { CosciError, type ErrorCode } from '../errors.js';
+import type { Assessment } from '../safety/classification/assessment.js';
 import type { DegradedReason } from '../safety/classification/verdict.js';
 
-export type CallFailureKind =
-  | 'rate_limited'
-  | 'overloaded'
-  | 'server_error'
-  | 'timeout'
-  | 'connection_error'
-  | 'malformed_output'
-  | 'bad_request'
-  | 'auth_error'
-  | 'aborted';
+/** The kinds, which are also the `outcome` of `cosci_safety_classifier_requests_total` besides `ok` and `refusal`. */
+export const CALL_FAILURE_KINDS = [
+  'rate_limited',
+  'overloaded',
+  'server_error',
+  'timeout',
+  'connection_error',
+  'invalid_response',
+  'malformed_output',
+  'multiple_assessments',
+  'unexpected_stop',
+  'bad_request',
+  'auth_error',
+  'aborted',
+] as const;
+export type CallFailureKind = (typeof CALL_FAILURE_KINDS)[number];
 
 const CODES: Record<CallFailureKind, ErrorCode> = {
   rate_limited: 'CLASSIFIER_RATE_LIMITED',
@@ -22,7 +29,10 @@ const CODES: Record<CallFailureKind, ErrorCode> = {
   server_error: 'CLASSIFIER_SERVER_ERROR',
   timeout: 'CLASSIFIER_TIMEOUT',
   connection_error: 'CLASSIFIER_CONNECTION',
+  invalid_response: 'CLASSIFIER_INVALID_RESPONSE',
   malformed_output: 'CLASSIFIER_MALFORMED_OUTPUT',
+  multiple_assessments: 'CLASSIFIER_MULTIPLE_CALLS',
+  unexpected_stop: 'CLASSIFIER_UNEXPECTED_STOP',
   bad_request: 'CLASSIFIER_BAD_REQUEST',
   auth_error: 'CLASSIFIER_AUTH',
   aborted: 'CLASSIFIER_ABORTED',
@@ -30,29 +40,27 @@ const CODES: Record<CallFailureKind, ErrorCode> = {
 
 export class ClassifierCallError extends CosciError {
   override name = 'ClassifierCallError';
+  /**
+   * The most severe reading of the assessments an untrusted answer carried
+   * (two calls, or one the answer did not end on): the verdict is degraded,
+   * and its action is never below this.
+   */
+  readonly assessment: Assessment | undefined;
+
   constructor(
     readonly kind: CallFailureKind,
     message: string,
     /** What the server asked us to wait, when it said. */
     readonly retryAfterMs?: number,
-    options?: { cause?: unknown },
+    options: { cause?: unknown; assessment?: Assessment | undefined } = {},
   ) {
-    super(CODES[kind], message, options);
+    super(CODES[kind], message, 'cause' in options ? { cause: options.cause } : undefined);
+    this.assessment = options.assessment;
   }
 
   /** The degraded reason this failure gives when no retry is left. */
   get degradedReason(): DegradedReason {
-    return this.kind === 'rate_limited' || this.kind === 'aborted' ? 'server_error' : this.kind;
-  }
-}
-
-/**
- * Raised to the processor on a 429: the job goes back to the queue as a BullMQ
- * rate limit for `retryAfterMs`, without spending an attempt.
- */
-export class RateLimitedError extends CosciError {
-  override name = 'RateLimitedError';
-  constructor(readonly retryAfterMs: number) {
-    super('CLASSIFIER_RATE_LIMITED', `classifier rate limited; retry after ${retryAfterMs} ms`);
+    // An abort never gives a verdict (the job goes back to the queue); should one, it is the service's failure.
+    return this.kind === 'aborted' ? 'server_error' : this.kind;
   }
 }

@@ -1,20 +1,22 @@
 /**
  * The one retry layer of classifier requests: exponential backoff with full
- * jitter for the failures src/failure.ts retries, the server's retry-after when it
- * gives one, and a fixed budget. A 429 either goes up to the processor (which
- * hands the wait to BullMQ as a rate limit, spending no attempt) or, in the
- * one-off CLI, is waited out here.
+ * jitter for the failures src/failure.ts retries (429 included), the server's
+ * retry-after when it gives one, and a fixed budget. Every wait is bounded by
+ * `maxDelayMs` (anthropic.retry_max_delay_ms), whatever the server asked: a
+ * 503 with `retry-after: 999999` or a 429 with `retry-after: 3600` slows its
+ * own job by the bound at most, and then the request is tried again (as the
+ * Anthropic SDK does with a retry-after it finds unreasonable). The wait is
+ * inside the job, so one answer never holds up the rest of the queue.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { failureOutcome } from '../failure.js';
-import { ClassifierCallError, RateLimitedError } from './errors.js';
+import { ClassifierCallError } from './errors.js';
 
 export interface RetryOptions {
   maxRetries: number;
   baseDelayMs: number;
+  /** The longest wait before a retry, retry-after included. */
   maxDelayMs: number;
-  /** `throw`: a 429 raises RateLimitedError; `wait`: it is waited out and counts against the budget. */
-  onRateLimit: 'throw' | 'wait';
   signal?: AbortSignal | undefined;
   /** Random source in [0, 1), for tests. */
   random?: () => number;
@@ -22,32 +24,34 @@ export interface RetryOptions {
   onRetry?: (error: ClassifierCallError, attempt: number, delayMs: number) => void;
 }
 
-/** Full jitter: uniform in [0, min(max, base * 2^attempt)], but never less than what the server asked. */
+/**
+ * Full jitter: uniform in [0, min(max, base * 2^attempt)], but never less than
+ * what the server asked, up to the bound.
+ */
 export function backoffDelay(attempt: number, options: RetryOptions, retryAfterMs?: number): number {
   const cap = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** attempt);
   const jittered = Math.floor((options.random ?? Math.random)() * cap);
-  return Math.max(jittered, retryAfterMs ?? 0);
+  return Math.min(options.maxDelayMs, Math.max(jittered, retryAfterMs ?? 0));
 }
 
 export async function withRetry<T>(call: () => Promise<T>, options: RetryOptions): Promise<T> {
+  const { signal } = options;
   for (let attempt = 0; ; attempt++) {
     try {
       return await call();
     } catch (err) {
       if (!(err instanceof ClassifierCallError)) throw err;
-      if (err.kind === 'rate_limited') {
-        const wait = err.retryAfterMs ?? backoffDelay(attempt, options);
-        if (options.onRateLimit === 'throw') throw new RateLimitedError(Math.max(wait, 1));
-        if (attempt >= options.maxRetries) throw err;
-        options.onRetry?.(err, attempt + 1, wait);
-        await sleep(wait, undefined, options.signal ? { signal: options.signal } : undefined);
-        continue;
-      }
-      if (failureOutcome(err) !== 'retry_request' || attempt >= options.maxRetries || options.signal?.aborted)
-        throw err;
+      if (failureOutcome(err) !== 'retry_request' || attempt >= options.maxRetries || signal?.aborted) throw err;
       const delay = backoffDelay(attempt, options, err.retryAfterMs);
       options.onRetry?.(err, attempt + 1, delay);
-      await sleep(delay, undefined, options.signal ? { signal: options.signal } : undefined);
+      try {
+        await sleep(delay, undefined, signal ? { signal } : undefined);
+      } catch (aborted) {
+        // Shutdown reached its bound during the wait: the job goes back to the queue.
+        throw new ClassifierCallError('aborted', 'request aborted while waiting to retry', undefined, {
+          cause: aborted,
+        });
+      }
     }
   }
 }

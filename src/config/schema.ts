@@ -204,9 +204,10 @@ export const AnthropicConfigSchema = z
     base_url: z.url().optional(),
     /** Timeout of one request. */
     timeout_ms: positiveInt.default(30_000),
-    /** Retries of one window after a 5xx, 529, timeout, lost connection or malformed output. */
+    /** Retries of one window after a 429, 5xx, 529, timeout, lost connection, or an answer that is not a message or is malformed. */
     max_retries: z.number().int().min(0).max(10).default(3),
     retry_base_delay_ms: positiveInt.default(500),
+    /** The longest wait before a retry: the backoff's cap, and the most a `retry-after` is waited. */
     retry_max_delay_ms: positiveInt.default(10_000),
     /** Windows of one text classified at once. */
     window_concurrency: positiveInt.default(4),

@@ -21,10 +21,7 @@ export function createGoalProcessor(deps: ProcessorDeps) {
     let verdict = await deps.store.getRevision('goal', p.goalId, version);
     if (!verdict && isWithheld(job.data)) throw withheldTextError('goal.submitted', job.data);
     if (!verdict) {
-      const fresh = await deps.classifier.classify(p.text, 'research goal', {
-        signal: deps.signal,
-        onRateLimit: 'throw',
-      });
+      const fresh = await deps.classifier.classify(p.text, 'research goal', { signal: deps.signal });
       verdict = await deps.store.record('goal', p.goalId, version, fresh);
       deps.metrics?.classifications.inc({ target: 'goal', action: verdict.action });
     }

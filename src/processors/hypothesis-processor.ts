@@ -119,7 +119,6 @@ export function createHypothesisProcessor(deps: ProcessorDeps) {
       const cacheWrites: CacheWrite[] = [];
       const fresh = await deps.classifier.classify(text, 'hypothesis', {
         signal: deps.signal,
-        onRateLimit: 'throw',
         cacheWrites,
         prefetched,
       });

@@ -87,10 +87,7 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
         const ids = p.sections.flatMap((s) => (s.hypothesisId === undefined ? [] : [s.hypothesisId]));
         const { sections, redactions } = redactSections(p.sections, await statesOf(ids));
         const text = joinSections(sections);
-        const verdict = await deps.classifier.classify(text, 'final research report', {
-          signal: deps.signal,
-          onRateLimit: 'throw',
-        });
+        const verdict = await deps.classifier.classify(text, 'final research report', { signal: deps.signal });
         deps.metrics?.classifications.inc({ target: 'report', action: verdict.action });
         const { outcome, blockedBy } = reportOutcome(mode, redactions, verdict.action);
         // Text the classifier holds is kept nowhere: a notice stands in for it (report-check.ts).

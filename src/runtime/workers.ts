@@ -16,9 +16,6 @@ import { withFailurePolicy, type Processor } from '../processors/job-failure.js'
 import { JobWorker } from '../queues/job-worker.js';
 import type { Connections } from './connections.js';
 
-/** A limiter max that never binds (jobs per rate_limit_duration_ms). */
-const UNBOUND_RATE = 1_000_000_000;
-
 export function createQueueWorkers(
   config: Config,
   processors: Record<QueueName, Processor<unknown>>,
@@ -36,7 +33,7 @@ export function createQueueWorkers(
   const w = config.worker;
   const workers = new Map<QueueName, Worker>();
   for (const queue of w.queues) {
-    const processor = withFailurePolicy(processors[queue], { worker: () => workers.get(queue) });
+    const processor = withFailurePolicy(processors[queue]);
     // A JobWorker fails a job whose data is not JSON, which BullMQ leaves active (job-worker.ts).
     const worker = new JobWorker(queue, processor, {
       connection: connections.open(`worker:${queue}`) as ConnectionOptions,
@@ -48,10 +45,10 @@ export function createQueueWorkers(
       stalledInterval: w.stalled_interval_ms,
       removeOnComplete: { count: w.keep_completed },
       removeOnFail: { count: w.keep_failed },
-      // BullMQ honours worker.rateLimit() (our answer to a 429) only when a
-      // limiter is set; with no configured limit, one too high to bind.
-      // https://docs.bullmq.io/guide/rate-limiting#manual-rate-limit
-      limiter: { max: w.rate_limit_max ?? UNBOUND_RATE, duration: w.rate_limit_duration_ms },
+      // The configured pace of the queue, shared by its workers through Redis
+      // (https://docs.bullmq.io/guide/rate-limiting). A 429 does not touch it:
+      // the job that met it waits, bounded, inside itself (src/classifier/retry.ts).
+      ...(w.rate_limit_max ? { limiter: { max: w.rate_limit_max, duration: w.rate_limit_duration_ms } } : {}),
       // Completed and failed jobs per minute, for Bull Board and Taskforce: a
       // week of one-minute points per queue, counted by BullMQ's completion script.
       ...(w.bullmq_metrics ? { metrics: { maxDataPoints: MetricsTime.ONE_WEEK } } : {}),

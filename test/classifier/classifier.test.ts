@@ -7,7 +7,7 @@ import { createMetrics } from '../../src/metrics/metrics.js';
 import { buildClassifier } from '../../src/runtime/builders.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { PROMPT_VERSION, SYSTEM_PROMPT, TOOL_NAME } from '../../src/safety/classification/index.js';
-import { ClassifierCallError, RateLimitedError } from '../../src/classifier/errors.js';
+import { ClassifierCallError } from '../../src/classifier/errors.js';
 import {
   apiError,
   assessment,
@@ -129,15 +129,22 @@ describe('classifier', () => {
     expect(writes[0]!.ttlSeconds).toBe(config.safety.classifier_cache_ttl_seconds);
     expect(JSON.parse(writes[0]!.value)).toMatchObject({ kind: 'assessment', assessment: { categories: ['none'] } });
 
-    // Three windows, the third rate-limited: the job will run again, so the two answered are kept now.
-    fake.setHandler((req, i) =>
-      i === 2 ? apiError(429, 'rate_limit_error', { 'retry-after': '1' }) : markerHandler(req, i),
-    );
+    // Three windows, shutdown reached its bound during the third: the job will
+    // run again, so the two answered are kept now.
+    fake.setHandler((req, i) => (i === 2 ? 'hang' : markerHandler(req, i)));
     fake.requests.length = 0;
+    const abort = new AbortController();
+    const stopping = buildClassifier(config, { logger, redis, signal: abort.signal });
     const long = 'a'.repeat(1000) + 'b'.repeat(1000) + 'c'.repeat(1000);
     const more: typeof writes = [];
-    const err = await c.classify(long, 'hypothesis', { cacheWrites: more }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RateLimitedError);
+    const pending = stopping
+      .classify(long, 'hypothesis', { cacheWrites: more, signal: abort.signal })
+      .catch((e: unknown) => e);
+    await until('the third window in flight', () => fake.requests.length === 3, { timeoutMs: 5000, everyMs: 10 });
+    abort.abort();
+    const err = await pending;
+    expect(err).toBeInstanceOf(ClassifierCallError);
+    expect((err as ClassifierCallError).kind).toBe('aborted');
     expect(more).toEqual([]);
     expect(await cached()).toBe(2);
     fake.setHandler(markerHandler);
@@ -239,23 +246,25 @@ describe('classifier', () => {
     expect(verdict).toMatchObject({ action: 'quarantine', refusal: true, degraded: false, categories: [] });
   });
 
-  it('raises a 429 with its retry-after for the queue to wait, or waits it out in one-off use', async () => {
+  it('waits out a 429 for what retry-after asks, up to retry_max_delay_ms, within the budget', async () => {
     fake.setHandler((req, i) =>
       i === 0 ? apiError(429, 'rate_limit_error', { 'retry-after': '1' }) : assessment(['none'], 0.9),
     );
-    const c = classifier();
-    const err = await c.classify('text', 'hypothesis').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RateLimitedError);
-    expect((err as RateLimitedError).retryAfterMs).toBe(1000);
-    expect(fake.requests).toHaveLength(1);
-
-    fake.requests.length = 0;
-    const started = Date.now();
-    const verdict = await c.classify('text 2', 'hypothesis', { onRateLimit: 'wait' });
-    expect(verdict.action).toBe('allow');
+    const verdict = await classifier({ anthropic: { retry_max_delay_ms: 5000 } }).classify('text', 'hypothesis');
+    expect(verdict).toMatchObject({ action: 'allow', degraded: false });
     expect(fake.requests).toHaveLength(2);
     expect(fake.requests[1]!.at - fake.requests[0]!.at).toBeGreaterThanOrEqual(950);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+
+    // Past the bound, the bound: an hour asked is 200 ms waited; and 429s spend the budget.
+    fake.requests.length = 0;
+    fake.setHandler(() => apiError(429, 'rate_limit_error', { 'retry-after': '3600' }));
+    const limited = await classifier({ anthropic: { retry_max_delay_ms: 200, max_retries: 2 } }).classify(
+      'text 2',
+      'hypothesis',
+    );
+    expect(limited).toMatchObject({ action: 'quarantine', degraded: true, reason: 'rate_limited' });
+    expect(fake.requests).toHaveLength(3);
+    for (const i of [1, 2]) expect(fake.requests[i]!.at - fake.requests[i - 1]!.at).toBeGreaterThanOrEqual(180);
   });
 
   it('with no key, degrades under both on-error settings and calls nothing', async () => {

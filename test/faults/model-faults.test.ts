@@ -34,12 +34,19 @@ import { until } from '../support/poll.js';
 
 const JOBS = 100;
 const MAX_RETRIES = 3;
-/** A hanging request is given up after this; short, so a hang burst passes in a second or two. */
-const TIMEOUT_MS = 400;
-/** What each 429 asks: the queue must not hand that job to the model again sooner. */
+/**
+ * A hanging request is given up after this: short, so a hang burst passes in
+ * a few seconds, yet long enough that an answer this busy process (two
+ * runtimes and the server in one event loop) is slow to hand over is not
+ * taken for a hang: at 400 ms, answers at start-up were.
+ */
+const TIMEOUT_MS = 1500;
+/** What each 429 asks: that job must not go to the model again sooner. */
 const RETRY_AFTER_MS = 1000;
-/** What each 529 asks, above the backoff cap (50 ms in the test configuration). */
+/** What each 529 asks, above what the backoff alone waits here (at most 40 ms). */
 const OVERLOADED_RETRY_AFTER_MS = 150;
+/** anthropic.retry_max_delay_ms: above both, so each wait is the server's. */
+const MAX_DELAY_MS = 1000;
 /** Date.now() granularity and Redis PX rounding; nothing else may make a wait shorter. */
 const CLOCK_TOLERANCE_MS = 20;
 
@@ -186,7 +193,12 @@ describe('model faults under load', () => {
     });
     const config = testConfig(fake.url, {
       worker: { concurrency: 8 },
-      anthropic: { timeout_ms: TIMEOUT_MS, max_retries: MAX_RETRIES, retry_base_delay_ms: 10, retry_max_delay_ms: 50 },
+      anthropic: {
+        timeout_ms: TIMEOUT_MS,
+        max_retries: MAX_RETRIES,
+        retry_base_delay_ms: 10,
+        retry_max_delay_ms: MAX_DELAY_MS,
+      },
     });
     expect(config.safety.classifier_on_error).toBe('quarantine');
     harnesses.push(await startHarness(config), await startHarness(config));
@@ -200,13 +212,14 @@ describe('model faults under load', () => {
     });
 
     // Nothing lost, nothing retried as a whole: each job completed on its
-    // first attempt (a 429 returns the job to the queue without spending one).
+    // first attempt, run once (a 429 is waited out inside the job).
     const jobs = new Map<string, Job>();
     for (const c of CASES) {
       const job = await queue.getJob(`hypothesis.${c.id}.r0`);
       expect(job, c.id).toBeDefined();
       expect(await job!.getState(), c.id).toBe('completed');
       expect(job!.attemptsMade, c.id).toBe(1);
+      expect(job!.attemptsStarted, c.id).toBe(1);
       jobs.set(c.id, job!);
     }
     expect(await queue.getJobCounts('failed', 'wait', 'active', 'delayed')).toEqual({
@@ -234,25 +247,13 @@ describe('model faults under load', () => {
       const mine = perCase.get(c.id) ?? [];
       expect(mine.length, `${c.id} reached the model`).toBeGreaterThan(0);
 
-      // The retry budget, window attempt by window attempt: a 429 ends an
-      // attempt (the job goes back to the queue); anything else retryable
-      // is retried at most max_retries times.
-      const attempts: Array<typeof mine> = [[]];
-      for (const r of mine) {
-        attempts.at(-1)!.push(r);
-        if (r.kind === '429') attempts.push([]);
-      }
-      if (attempts.at(-1)!.length === 0) attempts.pop();
-      for (const attempt of attempts) expect(attempt.length, c.id).toBeLessThanOrEqual(1 + MAX_RETRIES);
-      const last = attempts.at(-1)!;
-      const final = last.at(-1)!;
-      // Each 429 handed the job back to the queue (a BullMQ rate limit), from
-      // which a worker took it again: not a wait inside the job.
-      const limited = mine.filter((r) => r.kind === '429').length;
-      expect(jobs.get(c.id)!.attemptsStarted, c.id).toBe(1 + limited);
+      // The retry budget: every retryable failure, a 429 included, is
+      // retried at most max_retries times, then the verdict is degraded.
+      expect(mine.length, c.id).toBeLessThanOrEqual(1 + MAX_RETRIES);
+      const final = mine.at(-1)!;
 
-      // Waits: after a 429, the queue holds the job for what retry-after
-      // asked; after a 529, the backoff is at least its retry-after-ms.
+      // Waits: after a 429, the job waits what retry-after asked; after a
+      // 529, the backoff is at least its retry-after-ms (both under the bound).
       for (let i = 0; i + 1 < mine.length; i++) {
         const gap = mine[i + 1]!.req.at - mine[i]!.req.at;
         if (mine[i]!.kind === '429')
@@ -275,9 +276,9 @@ describe('model faults under load', () => {
         expect(verdict, c.id).toMatchObject({ action: 'quarantine', categories: [], degraded: true });
         // Degraded only once the whole budget went on retryable failures,
         // and it names the failure that ended it.
-        expect(last.length, `${c.id} degraded before its budget was spent`).toBe(1 + MAX_RETRIES);
+        expect(mine.length, `${c.id} degraded before its budget was spent`).toBe(1 + MAX_RETRIES);
         expect(
-          last.every((r) => r.kind !== 'ok' && r.kind !== '429'),
+          mine.every((r) => r.kind !== 'ok'),
           c.id,
         ).toBe(true);
         expect(verdict.reason, c.id).toBe(FAULTS[final.kind as Fault].outcome);
@@ -320,9 +321,11 @@ describe('model faults under load', () => {
     expect(await clientOutcomes()).toEqual(server);
 
     // The run really went through every kind of fault, both ways out: bursts
-    // exhausted some budgets and were ridden out by other jobs.
+    // exhausted some budgets and were ridden out by other jobs. No text is
+    // doomed to 429s, and a burst of 6 rarely spends a whole budget: that
+    // reason may or may not be seen.
     for (const kind of Object.keys(FAULTS)) expect(served, kind).toContain(kind);
-    expect([...degradedReasons].sort()).toEqual(
+    expect([...degradedReasons].filter((r) => r !== 'rate_limited').sort()).toEqual(
       Object.values(FAULTS)
         .map((f) => f.outcome)
         .filter((o) => o !== 'rate_limited')
@@ -332,18 +335,19 @@ describe('model faults under load', () => {
     expect(recovered).toBeGreaterThan(0);
   }, 60_000);
 
-  // A fault in src/processors/job-failure.ts (the rate-limited outcome): each 429
-  // calls worker.rateLimit(retryAfterMs), which sets the queue's limiter key
-  // with that expiry, last writer wins. A later 429 that asks a shorter wait
-  // cuts short an earlier, longer one, and another worker hands the first
-  // job back to the model before the wait it was asked for. Anthropic sends
-  // different retry-after values for different limits (requests, input and
-  // output tokens), so this happens in a burst. Marked as failing until the
-  // limit only ever extends; it then passes, and `.fails` must go.
-  it('does not let a shorter retry-after cut short the wait an earlier 429 asked', async () => {
+  // Anthropic sends different retry-after values for different limits
+  // (requests, input and output tokens), so 429s of different waits come in
+  // a burst. Each is waited out by the job that met it: a later, shorter
+  // wait neither cuts short an earlier, longer one (as a queue-wide limit,
+  // last writer wins, once did), nor is the longer one imposed on the other
+  // job, on another worker.
+  it('waits each 429 in its own job: a shorter retry-after neither cuts short nor waits for a longer one', async () => {
     let releaseA!: () => void;
     const bArrived = new Promise<void>((resolve) => (releaseA = resolve));
+    let aLimited!: () => void;
+    const aLimitedNow = new Promise<void>((resolve) => (aLimited = resolve));
     let aLimitedAt = 0;
+    let bLimitedAt = 0;
     const firsts = new Set<string>();
     fake.setHandler(async (req, index) => {
       const id = /case-(a|b)/.exec(req.text)?.[1];
@@ -353,19 +357,19 @@ describe('model faults under load', () => {
         // Held until b is in flight on the other worker, then asked to wait 3 s.
         await bArrived;
         aLimitedAt = Date.now();
+        aLimited();
         return apiError(429, 'rate_limit_error', { 'retry-after': '3' });
       }
       if (first && id === 'b') {
         releaseA();
-        // b's shorter wait comes after a's: a is back in the queue once its 429 has set the limit.
-        const queue = harnesses[0]!.publisher.queue('hypothesis.saved');
-        const aWaiting = async () => (await queue.getJobState('hypothesis.a.r0')) === 'waiting';
-        await until('a rate-limited and back in the queue', aWaiting, { timeoutMs: 5000, everyMs: 20 });
+        // b's shorter wait comes after a's longer one.
+        await aLimitedNow;
+        bLimitedAt = Date.now();
         return apiError(429, 'rate_limit_error', { 'retry-after-ms': '100' });
       }
       return markerHandler(req, index);
     });
-    const config = testConfig(fake.url, { worker: { concurrency: 1 } });
+    const config = testConfig(fake.url, { worker: { concurrency: 1 }, anthropic: { retry_max_delay_ms: 5000 } });
     harnesses.push(await startHarness(config), await startHarness(config));
     const [h] = harnesses as [Harness, Harness];
     await h.publisher.publishHypothesisSaved({ hypothesisId: 'a', text: 'Hypothesis case-a.' });
@@ -373,7 +377,12 @@ describe('model faults under load', () => {
     await h.waitForJob('hypothesis.saved', 'hypothesis.a.r0', 'completed', 15_000);
     await h.waitForJob('hypothesis.saved', 'hypothesis.b.r0', 'completed', 15_000);
     const a = fake.requests.filter((r) => r.text.includes('case-a'));
+    const b = fake.requests.filter((r) => r.text.includes('case-b'));
     expect(a).toHaveLength(2);
+    expect(b).toHaveLength(2);
     expect(a[1]!.at - aLimitedAt).toBeGreaterThanOrEqual(3000 - CLOCK_TOLERANCE_MS);
+    expect(b[1]!.at - bLimitedAt).toBeGreaterThanOrEqual(100 - CLOCK_TOLERANCE_MS);
+    // b went on after its own wait, while a still waited for its.
+    expect(b[1]!.at).toBeLessThan(a[1]!.at);
   });
 });

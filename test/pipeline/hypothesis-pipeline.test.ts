@@ -133,11 +133,12 @@ describe('hypothesis pipeline', () => {
     expect(h.runtime.workers.get('hypothesis.saved')!.isRunning()).toBe(true);
   });
 
-  it('waits out a 429 as a rate limit, without spending the job attempt', async () => {
+  it('waits out a 429 inside the job, for what retry-after asks, without spending the job attempt', async () => {
     model.fake.setHandler((req, i) =>
       i === 0 ? apiError(429, 'rate_limit_error', { 'retry-after': '1' }) : markerHandler(req, i),
     );
-    const h = await harness();
+    // A bound above the second asked: the wait is the server's.
+    const h = await harness({ anthropic: { retry_max_delay_ms: 5000 } });
     await h.publisher.publishHypothesisSaved({ hypothesisId: 'rl', text: '@@dual_use_bio@0.9@@' });
     const events = await h.waitForEvents((e) => e.length === 2, 15_000);
     expect(events[1]!.type).toBe('hypothesis_quarantined');
@@ -145,8 +146,9 @@ describe('hypothesis pipeline', () => {
     expect(model.fake.requests[1]!.at - model.fake.requests[0]!.at).toBeGreaterThanOrEqual(950);
     await h.waitForJob('hypothesis.saved', 'hypothesis.rl.r0');
     const job = await h.publisher.queue('hypothesis.saved').getJob('hypothesis.rl.r0');
-    // One attempt in all: the one that succeeded (a spent attempt would make it 2).
+    // One attempt in all, run once: the wait was inside it (a spent attempt would make it 2).
     expect(job?.attemptsMade).toBe(1);
+    expect(job?.attemptsStarted).toBe(1);
   });
 
   it('records a degraded verdict, event and metric when the model keeps failing', async () => {

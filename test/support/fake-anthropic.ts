@@ -22,7 +22,17 @@ export interface FakeRequest {
 }
 
 export type Reply =
-  { status?: number; headers?: Record<string, string>; body?: unknown; delayMs?: number } | 'hang' | 'destroy';
+  | {
+      status?: number;
+      headers?: Record<string, string>;
+      /** Sent as JSON (`content-type: application/json` unless `headers` say otherwise). */
+      body?: unknown;
+      /** Sent as it is instead of `body`: an answer that is not JSON (an HTML page, an event stream). */
+      raw?: string;
+      delayMs?: number;
+    }
+  | 'hang'
+  | 'destroy';
 
 export type Handler = (req: FakeRequest, index: number) => Reply | Promise<Reply>;
 
@@ -66,6 +76,39 @@ export function toolUse(input: unknown, model = 'claude-haiku-4-5-20251001', tok
       stop_sequence: null,
       usage: tokens,
     },
+  };
+}
+
+/**
+ * A whole message as the Messages API sends it, with the given content blocks
+ * and stop reason: for answers that break the request's contract (two tool
+ * calls, a stop reason other than `tool_use`).
+ */
+export function message(content: unknown[], options: { stopReason?: string | null; tokens?: Usage } = {}): Reply {
+  ids++;
+  return {
+    status: 200,
+    body: {
+      id: `msg_${ids}`,
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-haiku-4-5-20251001',
+      content,
+      stop_reason: options.stopReason === undefined ? 'tool_use' : options.stopReason,
+      stop_sequence: null,
+      usage: options.tokens ?? usage(100, 20),
+    },
+  };
+}
+
+/** A `record_safety_assessment` call block, for `message`. */
+export function assessmentCall(categories: string[], confidence: number, rationale = 'test rationale') {
+  ids++;
+  return {
+    type: 'tool_use',
+    id: `toolu_${ids}`,
+    name: 'record_safety_assessment',
+    input: { categories, confidence, rationale },
   };
 }
 
@@ -137,7 +180,7 @@ export async function startFakeAnthropic(handler: Handler = markerHandler): Prom
         }
         if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-        res.end(JSON.stringify(reply.body ?? {}));
+        res.end(reply.raw ?? JSON.stringify(reply.body ?? {}));
       })();
     });
   });

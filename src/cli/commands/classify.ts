@@ -21,7 +21,7 @@ export async function runClassify(args: string[], ctx: CliContext): Promise<numb
   const text = await readInput(ctx, values.file, 'the text');
   if (!config.anthropic.api_key) logger.warn('no Anthropic API key: the verdict will be degraded (no_api_key)');
   const classifier = buildClassifier(config, { logger });
-  const verdict = await classifier.classify(text, values.label, { onRateLimit: 'wait' });
+  const verdict = await classifier.classify(text, values.label);
   ctx.stdout.write(JSON.stringify(verdict, null, 2) + '\n');
   return exitCodeOfAction(verdict.action);
 }

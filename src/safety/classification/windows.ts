@@ -31,15 +31,19 @@ export function splitWindows(text: string, size: number, overlap: number, maxWin
   return { windows, needed };
 }
 
-/** Union of flagged categories (or `none`), highest confidence, rationales joined with their window number. */
-export function mergeAssessments(assessments: Assessment[]): Assessment {
+/**
+ * Union of flagged categories (or `none`), highest confidence, rationales
+ * joined with their number: the windows of a text, or the calls of one answer
+ * (`part`), whose most severe reading is the one that counts.
+ */
+export function mergeAssessments(assessments: Assessment[], part: 'window' | 'call' = 'window'): Assessment {
   if (assessments.length === 1) return assessments[0]!;
   const flagged = [...new Set(assessments.flatMap((a) => flaggedCategories(a)))];
   const confidence = Math.max(...assessments.map((a) => a.confidence));
   const rationale = assessments
     .map((a, i) => ({ a, i }))
     .filter(({ a }) => flagged.length === 0 || flaggedCategories(a).length > 0)
-    .map(({ a, i }) => `[window ${i + 1}] ${a.rationale}`)
+    .map(({ a, i }) => `[${part} ${i + 1}] ${a.rationale}`)
     .join('\n')
     .slice(0, 4000);
   return { categories: flagged.length > 0 ? (flagged as Assessment['categories']) : ['none'], confidence, rationale };
