@@ -65,7 +65,6 @@ function warnOfMissingClassifier(config: Config, logger: Logger): void {
 
 export async function startWorkerRuntime(options: StartOptions): Promise<WorkerRuntime> {
   const { config, logger } = options;
-  warnOfMissingClassifier(config, logger);
   const metrics = createMetrics();
   // One account of the Redis connections for the log: an outage is a few lines, not one per failed reconnect.
   const health = createRedisHealth({ logger });
@@ -120,11 +119,11 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
       () => connections.closeAll(),
     ],
   });
-  const stop = (reason?: string) => {
+  const stop = (reason?: string, options?: { quiet?: boolean }) => {
     stopping = true;
     // Connections closed from here on are closed on purpose.
     health.stop();
-    return shutdown(reason);
+    return shutdown(reason, options);
   };
 
   try {
@@ -179,10 +178,14 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
       ),
     );
   } catch (err) {
-    // A start that fails (the metrics port taken) leaves nothing open behind it.
-    await stop('start-up failed');
+    // A start that fails (the metrics port taken) leaves nothing open behind
+    // it, and says nothing more than its error: the command line prints that
+    // as its one line.
+    await stop('start-up failed', { quiet: true });
     throw err;
   }
+  // Once started: a start that fails says only why.
+  warnOfMissingClassifier(config, logger);
   logger.info(
     {
       queues: config.worker.queues,
