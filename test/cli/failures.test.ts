@@ -80,7 +80,7 @@ describe('one line per failure', () => {
     for (const r of [plain, secret]) {
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(
-        /^cosci-safety: CONFIG_INVALID: invalid configuration in .*:\nredis\.url \(from REDIS_URL\): expected a redis:\/\/ or rediss:\/\/ URL/,
+        /^cosci-safety: CONFIG_INVALID: invalid configuration in .*: redis\.url \(from REDIS_URL\): expected a redis:\/\/ or rediss:\/\/ URL[^\n]*\n$/,
       );
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }

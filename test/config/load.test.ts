@@ -112,7 +112,9 @@ classifier = "claude-haiku-4-5-20251001"
     const fromFile = error(() =>
       loadConfig({ env: {}, file: file('[redis]\nurl = "http://admin:hunter2@redis.internal:6379"\n') }),
     );
-    expect(fromFile.message).toMatch(/\nredis\.url: expected a redis:\/\/ or rediss:\/\/ URL/);
+    expect(fromFile.message).toMatch(
+      /^invalid configuration in .*: redis\.url: expected a redis:\/\/ or rediss:\/\/ URL/,
+    );
     expect(fromFile.message).not.toContain('hunter2');
     const cluster = loadConfig({
       env: { REDIS_URL: 'redis://10.0.0.1:7000, rediss://:pw@10.0.0.2:7001' },
