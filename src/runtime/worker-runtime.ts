@@ -13,6 +13,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import type { QueueName } from '../contracts/queues.js';
+import { databaseSelected } from '../queues/connection.js';
 import { startHttpServer, type RunningHttpServer } from '../http/server.js';
 import { redactUrl } from '../logging/logger.js';
 import { createRedisHealth } from '../logging/redis-health.js';
@@ -154,6 +155,11 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
             : undefined,
         })
       : undefined;
+    // And after the database is known to be the URL's: a worker whose
+    // connection ioredis left in database 0 would take another deployment's
+    // jobs (src/queues/connection.ts). With Redis away, this waits for it,
+    // as connecting the workers would.
+    await databaseSelected(service);
     // The BullMQ workers come after the port: one closed while it is still
     // connecting (the port taken) emits an error after it has dropped its
     // listeners, which ends the process with a stack instead of one line.
