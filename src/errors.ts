@@ -45,6 +45,7 @@ export type ErrorCode =
   // The command line (src/cli/).
   | 'USAGE'
   | 'INPUT_UNREADABLE'
+  | 'INPUT_EMPTY'
   | 'REDIS_UNAVAILABLE'
   | 'PORT_UNAVAILABLE'
   | 'INTERNAL';

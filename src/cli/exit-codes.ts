@@ -34,6 +34,7 @@ const BY_CODE: Record<ErrorCode, ExitCode> = {
   CONFIG_INVALID: EXIT.refused,
   CONFIG_NOT_FOUND: EXIT.refused,
   INPUT_UNREADABLE: EXIT.refused,
+  INPUT_EMPTY: EXIT.refused,
   PAYLOAD_INVALID: EXIT.refused,
   PORT_UNAVAILABLE: EXIT.refused,
   REVIEW_INVALID: EXIT.refused,

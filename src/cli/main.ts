@@ -4,7 +4,7 @@
  * process.argv: everything below it receives them.
  */
 import type { CliContext } from './context.js';
-import { main } from './run.js';
+import { main, oneLine } from './run.js';
 
 const ctx: CliContext = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
 main(process.argv.slice(2), ctx).then(
@@ -13,7 +13,7 @@ main(process.argv.slice(2), ctx).then(
   },
   (err: unknown) => {
     // main reports every failure itself; this is a last resort, still one line.
-    process.stderr.write(`cosci-safety: INTERNAL: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`cosci-safety: INTERNAL: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
     process.exitCode = 1;
   },
 );

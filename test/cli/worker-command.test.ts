@@ -90,6 +90,8 @@ describe('worker with its metrics port taken', () => {
   it('a --port that is not a number is a usage error', async () => {
     const r = await runCli(['worker', '--port', 'x'], { env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('cosci-safety: USAGE: worker: --port must be a number (cosci-safety worker --help)\n');
+    expect(r.stderr).toBe(
+      "cosci-safety: USAGE: worker: --port must be a port number from 0 to 65535, got 'x' (cosci-safety worker --help)\n",
+    );
   });
 });

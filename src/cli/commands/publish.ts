@@ -16,6 +16,7 @@ import { HelpRequest, UsageError } from '../usage-error.js';
 import { PUBLISH_USAGE, SUBMIT_USAGE } from '../usage.js';
 
 const DEFAULT_WAIT_MS = 60_000;
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 function parseJson(text: string, what: string): unknown {
   try {
@@ -28,7 +29,9 @@ function parseJson(text: string, what: string): unknown {
 function parseTimeout(command: string, value: string | undefined): number {
   if (value === undefined) return DEFAULT_WAIT_MS;
   const ms = Number(value);
-  if (!/^\d+$/.test(value) || ms <= 0) throw new UsageError(`${command}: --timeout must be a positive number of ms`);
+  // Node's timers take at most 2^31 - 1 ms; past that one fires at once, with a warning.
+  if (!/^\d+$/.test(value) || ms <= 0 || ms > MAX_TIMEOUT_MS)
+    throw new UsageError(`${command}: --timeout must be a positive number of ms, got '${value}'`, 'submit');
   return ms;
 }
 
