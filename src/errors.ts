@@ -46,6 +46,7 @@ export type ErrorCode =
   | 'USAGE'
   | 'INPUT_UNREADABLE'
   | 'INPUT_EMPTY'
+  | 'INTERRUPTED'
   | 'REDIS_UNAVAILABLE'
   | 'PORT_UNAVAILABLE'
   | 'INTERNAL';

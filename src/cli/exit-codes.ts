@@ -2,8 +2,8 @@
  * The exit codes of every command, in one table (docs/cli.md#exit-codes).
  * A script branches on the code: 0 may go on; 1 must change its request; 2
  * must change its command line; 3 and 4 must not use what it asked about
- * (blocked for good, or held for a person); 5 may try again later; 141
- * lost its reader before the command's answer.
+ * (blocked for good, or held for a person); 5 may try again later; 130 was
+ * stopped by a signal, and 141 lost its reader, before the command's answer.
  */
 import type { CitationResult, ReportResult } from '../contracts/results.js';
 import type { ErrorCode } from '../errors.js';
@@ -25,6 +25,12 @@ export const EXIT = {
   held: 4,
   /** Nothing was decided: Redis or a page could not be reached, or no result came in time. Try again later. */
   unavailable: 5,
+  /**
+   * Stopped by Ctrl-C (SIGINT) or SIGTERM while waiting: `submit --wait` has
+   * printed the job, which goes on without it, and how to read its result.
+   * 128 + SIGINT, as a shell reports a program Ctrl-C ended.
+   */
+  interrupted: 130,
   /**
    * The reader of stdout went away before the command had printed all
    * (`| head -1`): it ends at once, quietly. 128 + SIGPIPE, as a shell
@@ -79,6 +85,8 @@ const BY_CODE: Record<ErrorCode, ExitCode> = {
   CLASSIFIER_CONNECTION: EXIT.unavailable,
   CLASSIFIER_MALFORMED_OUTPUT: EXIT.unavailable,
   CLASSIFIER_ABORTED: EXIT.unavailable,
+  // The user stopped the command; what it submitted goes on.
+  INTERRUPTED: EXIT.interrupted,
 };
 
 export function exitCodeOfError(code: ErrorCode): ExitCode {

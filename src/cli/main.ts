@@ -25,6 +25,9 @@ const ctx: CliContext = { stdin: process.stdin, stdout: process.stdout, stderr: 
 main(process.argv.slice(2), ctx).then(
   (code) => {
     process.exitCode = code;
+    // A wait given up at Ctrl-C leaves BullMQ's own timer for it behind, which
+    // would hold the process until --timeout: end once the output is written.
+    if (code === EXIT.interrupted) process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
   },
   (err: unknown) => {
     // main reports every failure itself; this is a last resort, still one line.

@@ -245,9 +245,9 @@ describe('one line per failure, with its documented exit code', () => {
 
   it('names the codes with the exit codes the table gives them', () => {
     expect(
-      ['USAGE', 'CONFIG_INVALID', 'CONFIG_NOT_FOUND', 'QUOTING_BAD_ID', 'INPUT_EMPTY'].map((c) =>
+      ['USAGE', 'CONFIG_INVALID', 'CONFIG_NOT_FOUND', 'QUOTING_BAD_ID', 'INPUT_EMPTY', 'INTERRUPTED'].map((c) =>
         exitCodeOfError(c as ErrorCode),
       ),
-    ).toEqual([2, 1, 1, 1, 1]);
+    ).toEqual([2, 1, 1, 1, 1, 130]);
   });
 });

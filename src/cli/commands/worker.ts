@@ -56,7 +56,7 @@ export async function runWorker(args: string[], ctx: CliContext): Promise<number
     signals++;
     if (signals > 1) {
       logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(130);
+      process.exit(EXIT.interrupted);
     }
     void runtime.shutdown(signal);
   };
