@@ -210,7 +210,7 @@ async function submitAndWait<R>(
     ctx.stdout.write(JSON.stringify(published) + '\n');
     throw new CosciError(
       'INTERRUPTED',
-      `stopped waiting: job ${published.jobId} stays queued for a worker; ` +
+      `stopped waiting: job ${published.jobId} ${published.created ? 'stays queued for a worker' : 'was there already, and is left as it is'}; ` +
         `to read its result, the same command again waits for this job and adds none: ${again}`,
     );
   } finally {
