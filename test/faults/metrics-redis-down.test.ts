@@ -46,7 +46,7 @@ beforeAll(async () => {
   await queue.add('hypothesis.saved', { n: 1 });
   await queue.add('hypothesis.saved', { n: 2 });
   await queue.close();
-}, 30_000);
+}, 60_000);
 
 afterAll(async () => {
   // The runtime shuts down cleanly only with Redis there.
