@@ -48,6 +48,8 @@ export type ErrorCode =
   // The command line (src/cli/).
   | 'USAGE'
   | 'INPUT_UNREADABLE'
+  | 'INPUT_EMPTY'
+  | 'INTERRUPTED'
   | 'REDIS_UNAVAILABLE'
   | 'PORT_UNAVAILABLE'
   | 'INTERNAL';

@@ -75,9 +75,11 @@ const BY_CODE: Record<ErrorCode, FailureOutcome> = {
   QUOTING_BAD_ID: 'unrecoverable',
   QUOTING_BAD_KEY: 'unrecoverable',
   QUOTING_BAD_INPUT: 'unrecoverable',
-  // The command line's own: a command's usage, its input file, its port, a bug.
+  // The command line's own: a command's usage, its input, its port, a signal, a bug.
   USAGE: 'unrecoverable',
   INPUT_UNREADABLE: 'unrecoverable',
+  INPUT_EMPTY: 'unrecoverable',
+  INTERRUPTED: 'unrecoverable',
   PORT_UNAVAILABLE: 'unrecoverable',
   INTERNAL: 'unrecoverable',
   // Redis did not answer in time: it may well answer the next attempt.

@@ -1,7 +1,7 @@
 /**
- * One way every command reads its command line: node's parseArgs, strict,
- * with the options every command takes (`--help`/`-h`, `--debug`), and a
- * wrong option turned into a usage error that says where to look.
+ * One way every command reads its command line: node's parseArgs, with the
+ * options every command takes (`--help`/`-h`, `--debug`), and a wrong option
+ * turned into a one-line usage error that says where to look.
  */
 import { parseArgs } from 'node:util';
 import { HelpRequest, UsageError } from './usage-error.js';
@@ -41,25 +41,46 @@ export function isHelp(arg: string | undefined): boolean {
   return arg === '--help' || arg === '-h' || arg === 'help';
 }
 
-/** Throws HelpRequest for `--help`, UsageError for an unknown or malformed option. */
+/**
+ * Throws HelpRequest for `--help`, UsageError for an unknown or malformed
+ * option. The command line is read by parseArgs without its own checks, and
+ * checked here token by token: its messages span lines and tell of `'--'`
+ * and `-XYZ`, where ours are one line naming the option.
+ */
 export function parseCommand<O extends Record<string, OptionSpec>>(
   command: string,
   usage: string,
   args: string[],
   options: O,
 ): ParsedCommand<O> {
-  let parsed: { values: Record<string, unknown>; positionals: string[] };
-  try {
-    parsed = parseArgs({ args, options: { ...options, ...COMMON }, allowPositionals: true, strict: true });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
-      throw new UsageError(`${command}: ${(err as Error).message}`, command.split(' ')[0]);
+  const all: Record<string, OptionSpec> = { ...options, ...COMMON };
+  const parsed = parseArgs({ args, options: all, allowPositionals: true, strict: false, tokens: true });
+  const refuse = (message: string): never => {
+    throw new UsageError(`${command}: ${message}`, command.split(' ')[0]);
+  };
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    const spec = all[token.name];
+    if (spec === undefined) refuse(`unknown option '${token.rawName}'`);
+    else if (spec.type === 'boolean') {
+      if (token.value !== undefined) refuse(`${token.rawName} takes no value, got '${token.value}'`);
+    } else if (token.value === undefined) {
+      refuse(`${token.rawName} needs a value`);
+    } else if (!token.inlineValue && looksLikeOption(token.value)) {
+      // `--text --wait` would otherwise submit the text "--wait"; a number
+      // such as -5 is taken, so that its own check names what is wrong with it.
+      refuse(
+        `${token.rawName} needs a value, and '${token.value}' reads as an option (${token.rawName}=${token.value} gives it as the value)`,
+      );
     }
-    throw err;
   }
   if (parsed.values.help) throw new HelpRequest(usage);
   return { values: parsed.values as ParsedCommand<O>['values'], positionals: parsed.positionals };
+}
+
+/** An argument that parseArgs would read as an option: `-x`, `--name`; not `-` (stdin) nor a negative number. */
+function looksLikeOption(value: string): boolean {
+  return value.length > 1 && value.startsWith('-') && !/^-\d/.test(value);
 }
 
 /** The positional arguments, when the command takes exactly `n` of them (`what` says what they are). */

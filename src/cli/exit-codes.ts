@@ -2,7 +2,8 @@
  * The exit codes of every command, in one table (docs/cli.md#exit-codes).
  * A script branches on the code: 0 may go on; 1 must change its request; 2
  * must change its command line; 3 and 4 must not use what it asked about
- * (blocked for good, or held for a person); 5 may try again later.
+ * (blocked for good, or held for a person); 5 may try again later; 130 was
+ * stopped by a signal, and 141 lost its reader, before the command's answer.
  */
 import type { CitationResult, ReportResult } from '../contracts/results.js';
 import type { ErrorCode } from '../errors.js';
@@ -24,6 +25,18 @@ export const EXIT = {
   held: 4,
   /** Nothing was decided: Redis or a page could not be reached, or no result came in time. Try again later. */
   unavailable: 5,
+  /**
+   * Stopped by Ctrl-C (SIGINT) or SIGTERM while waiting: `submit --wait` has
+   * printed the job, which goes on without it, and how to read its result.
+   * 128 + SIGINT, as a shell reports a program Ctrl-C ended.
+   */
+  interrupted: 130,
+  /**
+   * The reader of stdout went away before the command had printed all
+   * (`| head -1`): it ends at once, quietly. 128 + SIGPIPE, as a shell
+   * reports a program a closed pipe ended.
+   */
+  output_closed: 141,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -34,6 +47,7 @@ const BY_CODE: Record<ErrorCode, ExitCode> = {
   CONFIG_INVALID: EXIT.refused,
   CONFIG_NOT_FOUND: EXIT.refused,
   INPUT_UNREADABLE: EXIT.refused,
+  INPUT_EMPTY: EXIT.refused,
   PAYLOAD_INVALID: EXIT.refused,
   PORT_UNAVAILABLE: EXIT.refused,
   REVIEW_INVALID: EXIT.refused,
@@ -74,6 +88,8 @@ const BY_CODE: Record<ErrorCode, ExitCode> = {
   CLASSIFIER_MULTIPLE_CALLS: EXIT.unavailable,
   CLASSIFIER_UNEXPECTED_STOP: EXIT.unavailable,
   CLASSIFIER_ABORTED: EXIT.unavailable,
+  // The user stopped the command; what it submitted goes on.
+  INTERRUPTED: EXIT.interrupted,
 };
 
 export function exitCodeOfError(code: ErrorCode): ExitCode {

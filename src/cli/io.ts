@@ -36,3 +36,17 @@ export async function readInput(ctx: CliContext, path: string | undefined, what:
     ctx.stderr.write(`cosci-safety: reading ${what} from stdin (Ctrl-D ends it)\n`);
   return readStdin(ctx.stdin);
 }
+
+/**
+ * Reads a text to judge (`--file`, else stdin) and refuses one with nothing
+ * in it but white space (INPUT_EMPTY): an empty pipe, left by a command
+ * before it that failed, must not come out as a verdict on the empty text.
+ */
+export async function readTextToJudge(ctx: CliContext, command: string, path: string | undefined): Promise<string> {
+  const text = await readInput(ctx, path, 'the text');
+  if (text.trim() === '') {
+    const from = path === undefined || path === '-' ? 'stdin' : path;
+    throw new CosciError('INPUT_EMPTY', `${command}: the text from ${from} is empty: nothing to judge`);
+  }
+  return text;
+}

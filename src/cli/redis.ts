@@ -11,7 +11,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config/schema.js';
 import { CosciError } from '../errors.js';
 import { redactUrl } from '../logging/logger.js';
-import { createBlockingConnection, createFailFastConnection } from '../queues/connection.js';
+import { createBlockingConnection, createFailFastConnection, databaseRefusal } from '../queues/connection.js';
 import { isUnreachable } from '../review/availability.js';
 
 /** How long a command tries to reach Redis before it gives up with REDIS_UNAVAILABLE. */
@@ -59,7 +59,10 @@ export async function openRedis(config: Config, timeoutMs = REDIS_CONNECT_BOUND_
       });
       connection.once('end', () => {
         clearTimeout(timer);
-        reject(unavailable(config, lastError?.message ?? 'connection closed', lastError));
+        // A database the server does not have: no retry helps, the URL must change.
+        reject(
+          databaseRefusal(connection) ?? unavailable(config, lastError?.message ?? 'connection closed', lastError),
+        );
       });
     });
   } catch (err) {

@@ -74,8 +74,8 @@ export async function main(argv: string[], ctx: CliContext): Promise<number> {
   const debug = argv.includes('--debug') || ctx.env.COSCI_DEBUG === '1';
   const [name, ...rest] = args;
   if (name === undefined) {
-    ctx.stderr.write(USAGE + '\n');
-    return EXIT.usage;
+    // A failure like any other: one line, which names the commands and where the usage is.
+    return report(new UsageError(`no command given; the commands: ${Object.keys(COMMANDS).join(', ')}`), ctx, debug);
   }
   if (isHelp(name)) {
     const topic = rest[0] === undefined ? undefined : COMMANDS[rest[0]];
@@ -112,9 +112,26 @@ function report(err: unknown, ctx: CliContext, debug: boolean): number {
       : error.code === 'INTERNAL' && !debug
         ? ' (--debug prints the stack)'
         : '';
-  ctx.stderr.write(`cosci-safety: ${error.code}: ${error.message}${hint}\n`);
+  ctx.stderr.write(`cosci-safety: ${error.code}: ${oneLine(error.message)}${hint}\n`);
   if (debug) ctx.stderr.write(stackOf(err) + '\n');
   return exitCodeOfError(error.code);
+}
+
+/**
+ * A message on one line, whatever made it: a script reads one line per
+ * failure, and a message of several (a library's, a text echoed back) would
+ * pass for several failures. Lines are joined with "; ", or a space after a
+ * colon.
+ */
+export function oneLine(message: string): string {
+  const lines = message
+    .split(/\r?\n|\r/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return lines.reduce(
+    (joined, line) => (joined === '' ? line : `${joined}${joined.endsWith(':') ? ' ' : '; '}${line}`),
+    '',
+  );
 }
 
 /** The stack of an error and of each cause under it. */

@@ -10,7 +10,8 @@ export const CLASSIFY_USAGE = `cosci-safety classify [--config FILE] [--label LA
   verdict as JSON. No Redis needed. Exit code 0 for allow or warn, 3 for
   block, 4 for quarantine (a degraded verdict, without an API key or with the
   model out of reach, is quarantined by default).
-  --label   what the text is (hypothesis, research goal, report); default hypothesis`;
+  --label   what the text is (hypothesis, goal, report), as the workers
+            classify it; default hypothesis`;
 
 export const EVENTS_USAGE = `cosci-safety events tail [--config FILE] [--from ID] [--count N] [--type TYPES] [--follow]
   Prints events of the stream as JSON lines: the last N (default 20), or those

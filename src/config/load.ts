@@ -79,7 +79,8 @@ export function loadConfig(options: LoadOptions): { config: Config; file: string
     const issues = formatIssues(parsed.error).replace(/^([\w.]+):/gm, (line, key: string) =>
       fromEnv.has(key) ? `${key} (from ${fromEnv.get(key)}):` : line,
     );
-    throw new ConfigError(`invalid configuration${file ? ` in ${file}` : ''}:\n${issues}`);
+    // One line, as every error of the command line is; each problem names its key.
+    throw new ConfigError(`invalid configuration${file ? ` in ${file}` : ''}: ${issues.split('\n').join('; ')}`);
   }
   return { config: parsed.data, file };
 }

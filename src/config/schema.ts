@@ -7,34 +7,33 @@ import { QUEUE_NAMES } from '../contracts/queues.js';
 import { parseAllowEntry } from '../fetcher/allow-list.js';
 import { CATEGORIES } from '../safety/classification/categories.js';
 import { DEFAULT_INJECTION_THRESHOLD } from '../safety/injection/index.js';
+import { redisDatabase, redisUrlProblem, redisUrls } from './redis-url.js';
 
 const category = z.enum(CATEGORIES);
 
-function isRedisUrl(url: string): boolean {
-  try {
-    const parsed = new URL(url);
-    return (parsed.protocol === 'redis:' || parsed.protocol === 'rediss:') && parsed.hostname !== '';
-  } catch {
-    return false;
-  }
-}
 const positiveInt = z.number().int().positive();
 
 export const RedisConfigSchema = z
   .strictObject({
     /**
-     * Redis URL; the REDIS_URL environment variable overrides it. With
-     * `cluster`, one or more node URLs of the cluster, separated by commas.
+     * Redis URL; the REDIS_URL environment variable overrides it. A database
+     * other than 0 is the URL's path (`redis://host:6379/2`), and must exist
+     * on the server (its `databases` setting): the worker and every command
+     * refuse to start otherwise. With `cluster`, one or more node URLs of the
+     * cluster, separated by commas, and no database (a cluster has only 0).
      */
     url: z
       .string()
       .default('redis://127.0.0.1:6379')
       // Checked here, not on first use: ioredis takes any string as a host
-      // name and retries it without end. The message never echoes the value,
-      // which may hold a password.
-      .refine((url) => url.split(',').every((u) => isRedisUrl(u.trim())), {
-        message:
-          'expected a redis:// or rediss:// URL, such as redis://127.0.0.1:6379 (with cluster, several, comma-separated)',
+      // name and retries it without end, and a database it cannot select it
+      // replaces with 0. The message never echoes the value, which may hold a
+      // password (src/config/redis-url.ts).
+      .superRefine((url, ctx) => {
+        const problem = redisUrls(url)
+          .map(redisUrlProblem)
+          .find((p) => p !== undefined);
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', input: url, message: problem });
       }),
     /**
      * Connect to a Redis Cluster. Every key a script touches must then share a
@@ -56,6 +55,14 @@ export const RedisConfigSchema = z
   .prefault({})
   .check((ctx) => {
     if (!ctx.value.cluster) return;
+    if (redisUrls(ctx.value.url).some((u) => redisDatabase(u) !== 0)) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        path: ['url'],
+        message: 'Redis Cluster has only database 0: drop the path (/N) from the URLs',
+      });
+    }
     for (const key of ['prefix', 'key_prefix', 'events_stream'] as const) {
       if (hashTag(ctx.value[key]) === undefined) {
         ctx.issues.push({

@@ -21,6 +21,8 @@ export interface Metrics {
   queueJobs: Gauge<'queue' | 'state'>;
   queueOldestWaiting: Gauge<'queue'>;
   queueDepthExporter: Gauge;
+  queueDepthStale: Gauge;
+  queueDepthLastRead: Gauge;
   quotingNeutralised: Counter<'what'>;
   citations: Counter<'status' | 'reason'>;
   injectionSuspected: Counter<'source'>;
@@ -114,6 +116,16 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     queueDepthExporter: new Gauge({
       name: 'cosci_safety_queue_depth_exporter',
       help: '1 when this process exports the queue-depth gauges for the cluster; exactly one process should.',
+      registers,
+    }),
+    queueDepthStale: new Gauge({
+      name: 'cosci_safety_queue_depth_stale',
+      help: "1 when this process's last read of the queue depth from Redis (its lease included) failed or did not end within the scrape's bound (500 ms): the queue gauges it exports are the last values read. 0 when they were read for this scrape.",
+      registers,
+    }),
+    queueDepthLastRead: new Gauge({
+      name: 'cosci_safety_queue_depth_last_read_timestamp_seconds',
+      help: "Unix time of this process's last complete read of the queue depth from Redis (of the lease alone, while another process exports the depth).",
       registers,
     }),
     quotingNeutralised: new Counter({

@@ -6,6 +6,14 @@
  * holder renews it at each scrape and exports; the others export nothing (and
  * drop what they exported while they held it). If the holder stops, its lease
  * runs out and the next pod scraped takes over.
+ *
+ * A scrape never waits on Redis for long. While Redis is away the service
+ * connection holds its commands until it is back, and a scrape that waited
+ * for them would never answer: Prometheus would see the worker as gone
+ * exactly during the outage. So a scrape waits for the read at most
+ * `scrapeBoundMs`; past it, it serves the last values read, and
+ * `cosci_safety_queue_depth_stale` says so. The read goes on, and the next
+ * scrape gets its values; one read at a time, however many scrapes wait.
  */
 import { Queue, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -57,11 +65,17 @@ export interface QueueDepthOptions {
   owner: string;
   /** Lease length; several scrape intervals. @defaultValue 60 s */
   leaseMs?: number;
+  /**
+   * How long a scrape waits for Redis before it serves the last values read,
+   * marked stale. A healthy Redis answers the whole read in milliseconds.
+   * @defaultValue 500 ms
+   */
+  scrapeBoundMs?: number;
   now?: () => number;
 }
 
 export interface QueueDepth {
-  /** Called before each scrape. */
+  /** Called before each scrape; resolves within `scrapeBoundMs`, and never rejects. */
   refresh(): Promise<void>;
   /** Releases the lease if held. */
   close(): Promise<void>;
@@ -71,6 +85,7 @@ export function createQueueDepth(options: QueueDepthOptions): QueueDepth {
   const { redis, prefix, metrics, mode } = options;
   const leaseKey = `${options.keyPrefix}:metrics:queue-depth-exporter`;
   const leaseMs = options.leaseMs ?? 60_000;
+  const scrapeBoundMs = options.scrapeBoundMs ?? 500;
   const now = options.now ?? Date.now;
   // Every queue of the cluster, not only this process's: roles split by
   // --queues still see one backlog. Made at the first scrape, not at start:
@@ -95,27 +110,61 @@ export function createQueueDepth(options: QueueDepthOptions): QueueDepth {
     return Number.isFinite(timestamp) && timestamp > 0 ? Math.max(0, (now() - timestamp) / 1000) : 0;
   }
 
+  /** The lease, then every queue's counts: the gauges of one complete read. */
+  async function read(): Promise<void> {
+    if (mode === 'leader') {
+      const held = (await redis.eval(LEASE, 1, leaseKey, options.owner, leaseMs)) === 1;
+      if (!held) {
+        if (exporting) stopExporting();
+        metrics.queueDepthExporter.set(0);
+        return;
+      }
+    }
+    const depths = await Promise.all(
+      depthQueues().map(async (q) => ({
+        queue: q.name,
+        counts: await q.getJobCounts(...QUEUE_STATES),
+        oldest: await oldestWaitingSeconds(q.name),
+      })),
+    );
+    for (const { queue, counts, oldest } of depths) {
+      for (const state of QUEUE_STATES) metrics.queueJobs.set({ queue, state }, counts[state] ?? 0);
+      metrics.queueOldestWaiting.set({ queue }, oldest);
+    }
+    exporting = true;
+    metrics.queueDepthExporter.set(1);
+  }
+
+  /** The read in progress, started by a scrape and awaited by the later ones until it ends; true when it succeeded. */
+  let reading: Promise<boolean> | undefined;
+
   return {
     async refresh() {
       if (mode === 'never') {
         metrics.queueDepthExporter.set(0);
+        metrics.queueDepthStale.set(0);
         return;
       }
-      if (mode === 'leader') {
-        const held = (await redis.eval(LEASE, 1, leaseKey, options.owner, leaseMs)) === 1;
-        if (!held) {
-          if (exporting) stopExporting();
-          metrics.queueDepthExporter.set(0);
-          return;
-        }
+      if (reading === undefined) {
+        const started = read().then(
+          () => {
+            metrics.queueDepthLastRead.set(now() / 1000);
+            return true;
+          },
+          // The stale gauge tells it; the log tells the outage (src/logging/redis-health.ts).
+          () => false,
+        );
+        reading = started;
+        void started.then(() => (reading = undefined));
       }
-      for (const q of depthQueues()) {
-        const counts = await q.getJobCounts(...QUEUE_STATES);
-        for (const state of QUEUE_STATES) metrics.queueJobs.set({ queue: q.name, state }, counts[state] ?? 0);
-        metrics.queueOldestWaiting.set({ queue: q.name }, await oldestWaitingSeconds(q.name));
-      }
-      exporting = true;
-      metrics.queueDepthExporter.set(1);
+      const current = reading;
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), scrapeBoundMs);
+      });
+      const fresh = await Promise.race([current, bound]);
+      clearTimeout(timer);
+      metrics.queueDepthStale.set(fresh ? 0 : 1);
     },
     async close() {
       await Promise.all((queues ?? []).map((q) => q.close()));

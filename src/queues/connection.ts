@@ -4,6 +4,9 @@
  * Cluster reached through one or more of its nodes.
  */
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { redisDatabase } from '../config/redis-url.js';
+import { ConfigError } from '../errors.js';
+import { redactUrl } from '../logging/logger.js';
 
 export interface RedisTarget {
   /** A node URL; for a cluster, node URLs separated by commas. */
@@ -24,7 +27,7 @@ function clusterNodes(url: string): Array<{ host: string; port: number }> {
 
 function connect(target: RedisTarget | string, options: RedisOptions): Redis {
   const { url, cluster } = typeof target === 'string' ? { url: target, cluster: false } : target;
-  if (!cluster) return new Redis(url, options);
+  if (!cluster) return guardDatabase(new Redis(url, options), url);
   const first = new URL(url.split(',')[0]!.trim());
   const { enableOfflineQueue, enableReadyCheck, enableAutoPipelining, ...nodeOptions } = options;
   const auth = {
@@ -41,6 +44,64 @@ function connect(target: RedisTarget | string, options: RedisOptions): Redis {
     // A cluster batches per node itself: the option belongs to it, not to its nodes.
     ...(enableAutoPipelining === undefined ? {} : { enableAutoPipelining }),
   }) as unknown as Redis;
+}
+
+const refusals = new WeakMap<Redis, ConfigError>();
+
+/** Why the server refused the connection's database, when it did (the connection has then ended). */
+export function databaseRefusal(connection: Redis): ConfigError | undefined {
+  return refusals.get(connection);
+}
+
+/**
+ * Resolves once the connection is ready in its database; rejects with the
+ * refusal when the server has no such database, or when the connection ends.
+ * Waits for a Redis that is away, as long as the connection does.
+ */
+export function databaseSelected(connection: Redis): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = () => {
+      const refusal = refusals.get(connection);
+      if (refusal === undefined && connection.status !== 'ready' && connection.status !== 'end') return;
+      connection.off('ready', settle);
+      connection.off('end', settle);
+      if (refusal !== undefined) reject(refusal);
+      else if (connection.status === 'ready') resolve();
+      else reject(new Error('the Redis connection was closed'));
+    };
+    connection.on('ready', settle);
+    connection.on('end', settle);
+    settle();
+  });
+}
+
+/**
+ * A connection that the server refuses its database ends, with a
+ * ConfigError as its last 'error' (which the command line and the worker
+ * report in one line). ioredis sends SELECT as it connects and, when that
+ * fails (an index past the server's `databases`, 16 by default), only emits
+ * the error and goes on in database 0: another deployment's queues and
+ * verdicts. The SELECT's answer comes before the ready check's, so the
+ * connection ends before any command of ours is sent. BullMQ duplicates a
+ * connection for its blocking reads: the duplicates are guarded too.
+ */
+function guardDatabase(connection: Redis, url: string): Redis {
+  const db = redisDatabase(url);
+  if (db === undefined || db === 0) return connection;
+  connection.on('error', (err: Error & { command?: { name?: string } }) => {
+    if (err.command?.name !== 'select' || refusals.has(connection)) return;
+    const refusal = new ConfigError(
+      `redis.url: Redis at ${redactUrl(url)} has no database ${db} (SELECT: ${err.message}); ` +
+        "the URL's path must be below the server's databases setting (16 by default)",
+    );
+    refusals.set(connection, refusal);
+    connection.disconnect();
+    // After the listeners still to hear the SELECT's error: this one is the last word.
+    process.nextTick(() => connection.emit('error', refusal));
+  });
+  const duplicate = connection.duplicate.bind(connection);
+  connection.duplicate = (override?: Partial<RedisOptions>) => guardDatabase(duplicate(override), url);
+  return connection;
 }
 
 /**

@@ -43,6 +43,15 @@ export interface Published {
   created: boolean;
 }
 
+/** How `submitGoal` and `finalizeReport` wait for their result. */
+export interface WaitOptions {
+  wait: true;
+  /** Bound on the whole call, publishing included. @defaultValue 60 000 ms */
+  timeoutMs?: number;
+  /** Called once the job is in the queue, before the wait for its result: a caller stopped while waiting can tell the job. */
+  onPublished?: (published: Published) => void;
+}
+
 /** A connection like `connection` that waits out reconnects, as BullMQ's QueueEvents needs. */
 function duplicateForBlocking(connection: Redis): Redis {
   const maybeCluster = connection as unknown as Partial<Cluster>;
@@ -126,19 +135,16 @@ export class Publisher {
    * rejects with WAIT_TIMEOUT once `timeoutMs` (default 60 s) has passed,
    * whatever it was waiting for (Redis, a worker).
    */
-  async submitGoal(
-    payload: GoalSubmittedInput,
-    options: { wait: true; timeoutMs?: number },
-  ): Promise<Published & GoalResult>;
+  async submitGoal(payload: GoalSubmittedInput, options: WaitOptions): Promise<Published & GoalResult>;
   async submitGoal(payload: GoalSubmittedInput, options?: { wait?: false }): Promise<Published>;
   async submitGoal(
     payload: GoalSubmittedInput,
-    options: { wait?: boolean; timeoutMs?: number } = {},
+    options: WaitOptions | { wait?: false } = {},
   ): Promise<Published | (Published & GoalResult)> {
     const p = parsePayload('goal.submitted', payload);
     const jobId = goalJobId(p.goalId);
     if (!options.wait) return this.add('goal.submitted', jobId, p);
-    return this.addAndWait<GoalResult>('goal.submitted', jobId, p, `goal ${p.goalId}`, options.timeoutMs);
+    return this.addAndWait<GoalResult>('goal.submitted', jobId, p, `goal ${p.goalId}`, options);
   }
 
   /**
@@ -146,19 +152,16 @@ export class Publisher {
    * (publication waits on it: publish `text` only when `publishable`), or
    * rejects with WAIT_TIMEOUT as `submitGoal` does.
    */
-  async finalizeReport(
-    payload: ReportFinalizedInput,
-    options: { wait: true; timeoutMs?: number },
-  ): Promise<Published & ReportResult>;
+  async finalizeReport(payload: ReportFinalizedInput, options: WaitOptions): Promise<Published & ReportResult>;
   async finalizeReport(payload: ReportFinalizedInput, options?: { wait?: false }): Promise<Published>;
   async finalizeReport(
     payload: ReportFinalizedInput,
-    options: { wait?: boolean; timeoutMs?: number } = {},
+    options: WaitOptions | { wait?: false } = {},
   ): Promise<Published | (Published & ReportResult)> {
     const p = parsePayload('report.finalized', payload);
     const jobId = reportJobId(p.reportId, p.revision);
     if (!options.wait) return this.add('report.finalized', jobId, p);
-    return this.addAndWait<ReportResult>('report.finalized', jobId, p, `report ${p.reportId}`, options.timeoutMs);
+    return this.addAndWait<ReportResult>('report.finalized', jobId, p, `report ${p.reportId}`, options);
   }
 
   private async addAndWait<R>(
@@ -166,7 +169,7 @@ export class Publisher {
     jobId: string,
     data: object,
     what: string,
-    timeoutMs = 60_000,
+    { timeoutMs = 60_000, onPublished }: WaitOptions,
   ): Promise<Published & R> {
     // The bound covers the whole call: with Redis out of reach, connecting
     // and adding would otherwise wait for it without end.
@@ -176,6 +179,7 @@ export class Publisher {
         // Listen before adding, so a fast worker cannot finish the job unseen.
         const events = await this.events(name);
         const published = await this.add(name, jobId, data);
+        onPublished?.(published);
         const job = await this.queue(name).getJob(jobId);
         if (!job) throw new CosciError('PUBLISH_FAILED', `job ${jobId} vanished after publishing`);
         return { events, published, job };

@@ -23,14 +23,16 @@ export interface ShutdownParts {
 }
 
 export function createShutdown(parts: ShutdownParts): {
-  shutdown(reason?: string): Promise<void>;
+  /** `quiet`: the closing of a start that failed, which the error that ended it tells on its own. */
+  shutdown(reason?: string, options?: { quiet?: boolean }): Promise<void>;
   closed: Promise<void>;
 } {
-  const { logger, timeoutMs } = parts;
+  const { timeoutMs } = parts;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
   let running: Promise<void> | undefined;
-  const shutdown = (reason = 'shutdown') => {
+  const shutdown = (reason = 'shutdown', options: { quiet?: boolean } = {}) => {
+    const logger = options.quiet ? parts.logger.child({}, { level: 'silent' }) : parts.logger;
     running ??= (async () => {
       logger.info({ reason, timeoutMs }, 'shutting down: finishing jobs in flight');
       const workers = [...parts.workers()];

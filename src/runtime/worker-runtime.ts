@@ -13,6 +13,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import type { QueueName } from '../contracts/queues.js';
+import { databaseSelected } from '../queues/connection.js';
 import { startHttpServer, type RunningHttpServer } from '../http/server.js';
 import { redactUrl } from '../logging/logger.js';
 import { createRedisHealth } from '../logging/redis-health.js';
@@ -65,7 +66,6 @@ function warnOfMissingClassifier(config: Config, logger: Logger): void {
 
 export async function startWorkerRuntime(options: StartOptions): Promise<WorkerRuntime> {
   const { config, logger } = options;
-  warnOfMissingClassifier(config, logger);
   const metrics = createMetrics();
   // One account of the Redis connections for the log: an outage is a few lines, not one per failed reconnect.
   const health = createRedisHealth({ logger });
@@ -120,11 +120,11 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
       () => connections.closeAll(),
     ],
   });
-  const stop = (reason?: string) => {
+  const stop = (reason?: string, options?: { quiet?: boolean }) => {
     stopping = true;
     // Connections closed from here on are closed on purpose.
     health.stop();
-    return shutdown(reason);
+    return shutdown(reason, options);
   };
 
   try {
@@ -155,6 +155,11 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
             : undefined,
         })
       : undefined;
+    // And after the database is known to be the URL's: a worker whose
+    // connection ioredis left in database 0 would take another deployment's
+    // jobs (src/queues/connection.ts). With Redis away, this waits for it,
+    // as connecting the workers would.
+    await databaseSelected(service);
     // The BullMQ workers come after the port: one closed while it is still
     // connecting (the port taken) emits an error after it has dropped its
     // listeners, which ends the process with a stack instead of one line.
@@ -179,10 +184,14 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
       ),
     );
   } catch (err) {
-    // A start that fails (the metrics port taken) leaves nothing open behind it.
-    await stop('start-up failed');
+    // A start that fails (the metrics port taken) leaves nothing open behind
+    // it, and says nothing more than its error: the command line prints that
+    // as its one line.
+    await stop('start-up failed', { quiet: true });
     throw err;
   }
+  // Once started: a start that fails says only why.
+  warnOfMissingClassifier(config, logger);
   logger.info(
     {
       queues: config.worker.queues,

@@ -7,7 +7,7 @@ import type { ErrorCode } from '../../src/errors.js';
 const doc = readFileSync('docs/cli.md', 'utf8');
 const section = doc.slice(doc.indexOf('## Exit codes'), doc.indexOf('### Codes of the command line'));
 /** The table's rows: exit code, name, and the error codes the row names. */
-const rows = [...section.matchAll(/^\| (\d) +\| `(\w+)` +\| (.*)\|$/gm)].map(([, code, name, when]) => ({
+const rows = [...section.matchAll(/^\| (\d+) +\| `(\w+)` +\| (.*)\|$/gm)].map(([, code, name, when]) => ({
   code: Number(code),
   name: name!,
   errors: [...when!.matchAll(/`([A-Z][A-Z_]+)`/g)].map((m) => m[1] as ErrorCode),

@@ -59,11 +59,14 @@ describe('--help', () => {
     expect(one.stdout).not.toContain('cosci-safety worker');
   });
 
-  it('no command at all prints the usage on stderr, exit 2', async () => {
+  it('no command at all is one usage line on stderr naming the commands, exit 2', async () => {
     const r = await run([]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('Usage: cosci-safety <command>');
+    expect(r.stderr).toBe(
+      'cosci-safety: USAGE: no command given; the commands: worker, publish, submit, classify, verify, events, ' +
+        'quarantine, quote, scan (cosci-safety --help)\n',
+    );
   });
 });
 

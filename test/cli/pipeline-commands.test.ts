@@ -69,7 +69,7 @@ describe('pipeline commands', () => {
     commands.env.COSCI_SAFETY_CONFIG = saved!;
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /CONFIG_INVALID: invalid configuration in .*\nsafety\.classifier_quarantine_threshold: .*number/,
+      /^cosci-safety: CONFIG_INVALID: invalid configuration in .*: safety\.classifier_quarantine_threshold: .*number[^\n]*\n$/,
     );
   });
 });

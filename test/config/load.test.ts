@@ -117,7 +117,9 @@ classifier = "claude-haiku-4-5-20251001"
     const fromFile = error(() =>
       loadConfig({ env: {}, file: file('[redis]\nurl = "http://admin:hunter2@redis.internal:6379"\n') }),
     );
-    expect(fromFile.message).toMatch(/\nredis\.url: expected a redis:\/\/ or rediss:\/\/ URL/);
+    expect(fromFile.message).toMatch(
+      /^invalid configuration in .*: redis\.url: expected a redis:\/\/ or rediss:\/\/ URL/,
+    );
     expect(fromFile.message).not.toContain('hunter2');
     const cluster = loadConfig({
       env: { REDIS_URL: 'redis://10.0.0.1:7000, rediss://:pw@10.0.0.2:7001' },
@@ -127,6 +129,39 @@ classifier = "claude-haiku-4-5-20251001"
     expect(error(() => loadConfig({ env: { REDIS_URL: 'redis://10.0.0.1:7000,10.0.0.2:7001' } })).code).toBe(
       'CONFIG_INVALID',
     );
+  });
+
+  it('takes a database as the path of the URL, and refuses one that is not a whole number, or on a cluster', () => {
+    expect(loadConfig({ env: { REDIS_URL: 'redis://127.0.0.1:6379/3' } }).config.redis.url).toBe(
+      'redis://127.0.0.1:6379/3',
+    );
+    expect(loadConfig({ env: { REDIS_URL: 'redis://127.0.0.1:6379/' } }).config.redis.url).toBe(
+      'redis://127.0.0.1:6379/',
+    );
+    // The first four connected to database 0 before: ioredis sends SELECT with what the path holds, and
+    // goes on in database 0 when that fails. The query form worked, and is refused for one way to say it.
+    for (const [url, says] of [
+      ['redis://127.0.0.1:6379/x', "a whole number such as /0 or /2; got '/x'"],
+      ['redis://127.0.0.1:6379/1/2', "got '/1/2'"],
+      ['redis://127.0.0.1:6379/-1', "got '/-1'"],
+      ['redis://127.0.0.1:6379/99999999999', "got '/99999999999'"],
+      ['redis://:hunter2@127.0.0.1:6379?db=2', 'not as ?db='],
+    ] as const) {
+      const e = error(() => loadConfig({ env: { REDIS_URL: url } }));
+      expect(e.code).toBe('CONFIG_INVALID');
+      expect(e.message).toMatch(/^invalid configuration: redis\.url \(from REDIS_URL\): [^\n]+$/);
+      expect(e.message).toContain(says);
+      expect(e.message).not.toContain('hunter2');
+    }
+    const cluster = '[redis]\ncluster = true\nprefix = "{bull}"\nkey_prefix = "{c}"\nevents_stream = "{c}:events"\n';
+    const e = error(() =>
+      loadConfig({ env: { REDIS_URL: 'redis://10.0.0.1:7000/0,redis://10.0.0.2:7001/2' }, file: file(cluster) }),
+    );
+    expect(e.message).toContain('redis.url (from REDIS_URL): Redis Cluster has only database 0');
+    expect(
+      loadConfig({ env: { REDIS_URL: 'redis://10.0.0.1:7000/0,redis://10.0.0.2:7001' }, file: file(cluster) }).config
+        .redis.cluster,
+    ).toBe(true);
   });
 
   it('reads allow_private_hosts entries with their ports, and names a malformed one', () => {

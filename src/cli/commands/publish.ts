@@ -5,17 +5,20 @@
  */
 import type { Config } from '../../config/schema.js';
 import { CosciError } from '../../errors.js';
-import { Publisher } from '../../queues/publisher.js';
+import { Publisher, type Published, type WaitOptions } from '../../queues/publisher.js';
 import { expectPositionals, isHelp, parseCommand } from '../args.js';
 import { cliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
 import { exitCodeOfAction, exitCodeOfReport, EXIT } from '../exit-codes.js';
+import { Interrupted, listenForInterruption } from '../interrupt.js';
 import { readInput } from '../io.js';
 import { openBlockingRedis, openRedis, REDIS_CONNECT_BOUND_MS } from '../redis.js';
 import { HelpRequest, UsageError } from '../usage-error.js';
+import { shellCommand } from '../shell.js';
 import { PUBLISH_USAGE, SUBMIT_USAGE } from '../usage.js';
 
 const DEFAULT_WAIT_MS = 60_000;
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 function parseJson(text: string, what: string): unknown {
   try {
@@ -28,27 +31,38 @@ function parseJson(text: string, what: string): unknown {
 function parseTimeout(command: string, value: string | undefined): number {
   if (value === undefined) return DEFAULT_WAIT_MS;
   const ms = Number(value);
-  if (!/^\d+$/.test(value) || ms <= 0) throw new UsageError(`${command}: --timeout must be a positive number of ms`);
+  // Node's timers take at most 2^31 - 1 ms; past that one fires at once, with a warning.
+  if (!/^\d+$/.test(value) || ms <= 0 || ms > MAX_TIMEOUT_MS)
+    throw new UsageError(`${command}: --timeout must be a positive number of ms, got '${value}'`, 'submit');
   return ms;
 }
 
 /**
  * Runs `fn` with a publisher on a connection that is ready. `timeoutMs`
  * bounds reaching Redis (the publisher's own wait bounds the rest).
+ * `interrupted` ends the connecting or the work early, and closes what was
+ * opened.
  */
 async function withPublisher<T>(
   config: Config,
   fn: (p: Publisher) => Promise<T>,
   timeoutMs = REDIS_CONNECT_BOUND_MS,
+  interrupted?: Promise<never>,
 ): Promise<T> {
-  const connection = await openRedis(config, Math.min(timeoutMs, REDIS_CONNECT_BOUND_MS));
+  const opening = openRedis(config, Math.min(timeoutMs, REDIS_CONNECT_BOUND_MS));
+  const connection = await (interrupted ? Promise.race([opening, interrupted]) : opening).catch((err: unknown) => {
+    // Interrupted while connecting: the connection, when it comes, is closed at once.
+    opening.then((c) => c.disconnect()).catch(() => undefined);
+    throw err;
+  });
   const publisher = new Publisher({
     connection,
     prefix: config.redis.prefix,
     blockingConnection: () => openBlockingRedis(config),
   });
   try {
-    return await fn(publisher);
+    const work = fn(publisher);
+    return await (interrupted ? Promise.race([work, interrupted]) : work);
   } finally {
     await publisher.close();
     connection.disconnect();
@@ -107,11 +121,14 @@ export async function runSubmit(args: string[], ctx: CliContext): Promise<number
     ctx.stdout.write(JSON.stringify(result) + '\n');
     return EXIT.ok;
   }
-  const result = await withPublisher(
-    config,
-    (p) => p.submitGoal(payload as never, { wait: true, timeoutMs: remaining(started, timeoutMs, 'goal') }),
-    remaining(started, timeoutMs, 'goal'),
-  );
+  const result = await submitAndWait(ctx, config, {
+    what: 'goal',
+    command: ['submit', ...args],
+    fromStdin: values.id === undefined && (values.file === undefined || values.file === '-'),
+    started,
+    timeoutMs,
+    submit: (p, options) => p.submitGoal(payload as never, options),
+  });
   ctx.stdout.write(JSON.stringify(result, null, 2) + '\n');
   return exitCodeOfAction(result.verdict.action);
 }
@@ -133,13 +150,72 @@ async function runSubmitReport(args: string[], ctx: CliContext): Promise<number>
     ctx.stdout.write(JSON.stringify(result) + '\n');
     return EXIT.ok;
   }
-  const result = await withPublisher(
-    config,
-    (p) => p.finalizeReport(payload as never, { wait: true, timeoutMs: remaining(started, timeoutMs, 'report') }),
-    remaining(started, timeoutMs, 'report'),
-  );
+  const result = await submitAndWait(ctx, config, {
+    what: 'report',
+    command: ['submit', 'report', ...args],
+    fromStdin: values.file === undefined || values.file === '-',
+    started,
+    timeoutMs,
+    submit: (p, options) => p.finalizeReport(payload as never, options),
+  });
   ctx.stdout.write(JSON.stringify(result, null, 2) + '\n');
   return exitCodeOfReport(result);
+}
+
+/**
+ * Submits and waits for the result within the command's bound. Ctrl-C (or
+ * SIGTERM) stops the wait, not the job: the command prints the job as a
+ * submit without --wait does, and ends with INTERRUPTED (exit code 130),
+ * whose message is the command that reads the result later. That is the
+ * same command: a job id is made from the goal or report, so it finds the
+ * job instead of adding another, and waits for it or prints its result.
+ */
+async function submitAndWait<R>(
+  ctx: CliContext,
+  config: Config,
+  run: {
+    what: 'goal' | 'report';
+    command: string[];
+    fromStdin: boolean;
+    started: number;
+    timeoutMs: number;
+    submit: (p: Publisher, options: WaitOptions) => Promise<R>;
+  },
+): Promise<R> {
+  const { what, started, timeoutMs } = run;
+  let published: Published | undefined;
+  const interruption = listenForInterruption();
+  try {
+    return await withPublisher(
+      config,
+      (p) =>
+        run.submit(p, {
+          wait: true,
+          timeoutMs: remaining(started, timeoutMs, what),
+          onPublished: (job) => (published = job),
+        }),
+      remaining(started, timeoutMs, what),
+      interruption.interrupted,
+    );
+  } catch (err) {
+    if (!(err instanceof Interrupted)) throw err;
+    const again = `cosci-safety ${shellCommand(run.command)}${run.fromStdin ? ' (with the same payload on stdin)' : ''}`;
+    if (published === undefined) {
+      throw new CosciError(
+        'INTERRUPTED',
+        `stopped before Redis confirmed the ${what}; the same command again submits it, ` +
+          `or finds it if it got there (one job per ${what}): ${again}`,
+      );
+    }
+    ctx.stdout.write(JSON.stringify(published) + '\n');
+    throw new CosciError(
+      'INTERRUPTED',
+      `stopped waiting: job ${published.jobId} ${published.created ? 'stays queued for a worker' : 'was there already, and is left as it is'}; ` +
+        `to read its result, the same command again waits for this job and adds none: ${again}`,
+    );
+  } finally {
+    interruption.dispose();
+  }
 }
 
 /** What is left of the command's bound; none left is WAIT_TIMEOUT. */

@@ -2,7 +2,7 @@
  * `cosci-safety quote --id ID [--hypothesis] [--datamark]`: reads stdin, prints
  * the wrapped text on stdout and the report on stderr as one line of JSON.
  */
-import { quoteHypothesis, quoteUntrusted } from '../../safety/quoting/index.js';
+import { escapeId, QuotingError, quoteHypothesis, quoteUntrusted } from '../../safety/quoting/index.js';
 import { expectPositionals, parseCommand } from '../args.js';
 import type { CliContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
@@ -17,7 +17,15 @@ export async function runQuote(args: string[], ctx: CliContext): Promise<number>
     datamark: { type: 'boolean', default: false },
   });
   expectPositionals('quote', positionals, 0, 'no arguments');
-  if (values.id === undefined || values.id === '') throw new UsageError('quote: --id is required', 'quote');
+  if (values.id === undefined) throw new UsageError('quote: --id is required', 'quote');
+  // Checked before stdin is read, as quoting would check it after: an empty or
+  // over-long id is the quoting layer's QUOTING_BAD_ID, given or not on the command line.
+  try {
+    escapeId(values.id);
+  } catch (err) {
+    if (err instanceof QuotingError) throw new QuotingError(err.code, `quote: --id: ${err.message}`);
+    throw err;
+  }
   // A shell pipe ends its text with a newline; it is not part of the source.
   const input = (await readStdin(ctx.stdin)).replace(/\r?\n$/, '');
   const options = {

@@ -7,7 +7,7 @@ import { expectPositionals, parseCommand } from '../args.js';
 import { cliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
-import { readInput } from '../io.js';
+import { readTextToJudge } from '../io.js';
 import { UsageError } from '../usage-error.js';
 import { SCAN_USAGE } from '../usage.js';
 
@@ -30,7 +30,7 @@ export async function runScan(args: string[], ctx: CliContext): Promise<number> 
   const { config } = cliConfig(ctx, values.config);
   const threshold =
     values.threshold !== undefined ? parseThreshold(values.threshold) : config.safety.injection_threshold;
-  const text = await readInput(ctx, values.file, 'the text');
+  const text = await readTextToJudge(ctx, 'scan', values.file);
   const detection = detectInjection(text, { threshold });
   ctx.stdout.write(JSON.stringify(detection, null, 2) + '\n');
   return detection.suspected ? EXIT.held : EXIT.ok;

@@ -7,6 +7,7 @@
  * means it. SIGHUP is not handled: there is no configuration reload.
  */
 import type { Config } from '../../config/schema.js';
+import { QUEUE_NAMES, type QueueName } from '../../contracts/queues.js';
 import { CosciError } from '../../errors.js';
 import { startWorkerRuntime } from '../../runtime/worker-runtime.js';
 import { expectPositionals, parseCommand } from '../args.js';
@@ -26,18 +27,17 @@ export async function runWorker(args: string[], ctx: CliContext): Promise<number
   expectPositionals('worker', positionals, 0, 'no arguments');
   const worker: Record<string, unknown> = {};
   const metrics: Record<string, unknown> = {};
-  if (values.queues !== undefined)
-    worker.queues = values.queues
-      .split(',')
-      .map((q) => q.trim())
-      .filter(Boolean);
+  // A flag is checked here, as a usage error: the configuration's own check
+  // would name the key (worker.queues) of a file the user did not write.
+  if (values.queues !== undefined) worker.queues = parseQueues(values.queues);
   if (values.concurrency !== undefined) {
-    if (!/^\d+$/.test(values.concurrency))
-      throw new UsageError('worker: --concurrency must be a positive integer', 'worker');
+    if (!/^[1-9]\d{0,5}$/.test(values.concurrency))
+      throw new UsageError(`worker: --concurrency must be a positive integer, got '${values.concurrency}'`, 'worker');
     worker.concurrency = Number(values.concurrency);
   }
   if (values.port !== undefined) {
-    if (!/^\d+$/.test(values.port)) throw new UsageError('worker: --port must be a number', 'worker');
+    if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535)
+      throw new UsageError(`worker: --port must be a port number from 0 to 65535, got '${values.port}'`, 'worker');
     metrics.port = Number(values.port);
   }
   const { config, logger } = cliConfig(ctx, values.config, { worker, metrics });
@@ -56,7 +56,7 @@ export async function runWorker(args: string[], ctx: CliContext): Promise<number
     signals++;
     if (signals > 1) {
       logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(130);
+      process.exit(EXIT.interrupted);
     }
     void runtime.shutdown(signal);
   };
@@ -66,6 +66,20 @@ export async function runWorker(args: string[], ctx: CliContext): Promise<number
   process.off('SIGTERM', onSignal);
   process.off('SIGINT', onSignal);
   return EXIT.ok;
+}
+
+/** The queues named by --queues, comma-separated, each one of QUEUE_NAMES. */
+function parseQueues(value: string): QueueName[] {
+  const names = value.split(',').map((q) => q.trim());
+  for (const name of names) {
+    if (!(QUEUE_NAMES as readonly string[]).includes(name)) {
+      throw new UsageError(
+        `worker: --queues takes queue names, comma-separated, from ${QUEUE_NAMES.join(', ')}; got '${name}'`,
+        'worker',
+      );
+    }
+  }
+  return names as QueueName[];
 }
 
 /** The metrics port taken or forbidden, as PORT_UNAVAILABLE naming the port and the flag; otherwise undefined. */
