@@ -128,6 +128,13 @@ export function createHypothesisProcessor(deps: ProcessorDeps) {
       if (result.kind === 'conflict') return conflict();
       if (result.kind === 'exists') verdict = result.verdict;
       else prefetched = { lookup: cached, values: result.windows };
+    } else {
+      // No verdict cache to ask (a text past the windows, no model): the
+      // revision's record is read first all the same, so that other content
+      // under it costs no model call.
+      const stored = await deps.store.getRevisionRecord('hypothesis', p.hypothesisId, p.revision);
+      if (stored && stored.content !== content) return conflict(stored.content ?? null);
+      verdict = stored?.verdict;
     }
     if (!verdict) {
       const cacheWrites: CacheWrite[] = [];

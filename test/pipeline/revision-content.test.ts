@@ -159,6 +159,23 @@ describe('a hypothesis revision published again with other text', () => {
     expect(model.fake.requests).toHaveLength(1);
   });
 
+  it('costs no model call, even for a text past the classifier windows, which the verdict cache does not cover', async () => {
+    const h = await harness();
+    const long = 'Background on membrane transport. '.repeat(4000);
+    await h.publisher.publishHypothesisSaved({ hypothesisId: 'hl', text: long, revision: 1 });
+    await evict(h, 'hypothesis.saved', 'hypothesis.hl.r1');
+    const calls = model.fake.requests.length;
+    expect(calls).toBeGreaterThan(1);
+    await addDirectly(h, 'hypothesis.saved', 'hypothesis.hl.r1', {
+      hypothesisId: 'hl',
+      text: `Other. ${long}`,
+      revision: 1,
+    });
+    const job = await failed(h, 'hypothesis.saved', 'hypothesis.hl.r1');
+    expect(job.failedReason).toMatch(/^revision conflict: /);
+    expect(model.fake.requests).toHaveLength(calls);
+  });
+
   it('holds the hypothesis out of a final report until a person confirms it, and it stays withheld', async () => {
     const h = await harness({ review: { api_token: REVIEW_TOKEN } });
     await h.publisher.publishHypothesisSaved({ hypothesisId: 'hr', text: BENIGN, revision: 1 });
