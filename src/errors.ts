@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'CLASSIFIER_UNEXPECTED_STOP'
   | 'CLASSIFIER_ABORTED'
   | 'PUBLISH_FAILED'
+  | 'REVISION_CONFLICT'
   | 'WAIT_TIMEOUT'
   | 'REVIEW_INVALID'
   | 'REVIEW_NOT_FOUND'
@@ -85,18 +86,51 @@ export class PayloadError extends CosciError {
 }
 
 export type ReviewErrorCode =
-  'REVIEW_INVALID' | 'REVIEW_NOT_FOUND' | 'REVIEW_NOT_HELD' | 'REVIEW_ALREADY_DECIDED' | 'REVIEW_UNAVAILABLE';
+  | 'REVIEW_INVALID'
+  | 'REVIEW_NOT_FOUND'
+  | 'REVIEW_NOT_HELD'
+  | 'REVIEW_ALREADY_DECIDED'
+  | 'REVIEW_UNAVAILABLE'
+  | 'REVISION_CONFLICT';
 
 /**
  * A review request that cannot be carried out: bad input (`REVIEW_INVALID`,
  * naming the field), no such hypothesis or revision (`REVIEW_NOT_FOUND`), a
  * revision that is not held (`REVIEW_NOT_HELD`), one a person has already
  * decided (`REVIEW_ALREADY_DECIDED`: a decision is final for its revision),
- * or Redis out of reach (`REVIEW_UNAVAILABLE`: try again later).
+ * a release of a revision in conflict (`REVISION_CONFLICT`: its other text
+ * was never classified), or Redis out of reach (`REVIEW_UNAVAILABLE`: try
+ * again later).
  */
 export class ReviewError extends CosciError {
   override name = 'ReviewError';
   constructor(code: ReviewErrorCode, message: string) {
     super(code, message);
+  }
+}
+
+/** How the message of every revision conflict starts, so that a job's failedReason says what it was. */
+const REVISION_CONFLICT_START = 'revision conflict: ';
+
+/**
+ * Content published under an id and revision that already name other
+ * content (docs/contract.md#a-revision-is-its-content): the publisher's
+ * answer, and the failure of a job that carries it. Never retried: the same
+ * content fails the same way. Publish the new content as a new revision.
+ */
+export class RevisionConflictError extends CosciError {
+  override name = 'RevisionConflictError';
+  constructor(what: string) {
+    super('REVISION_CONFLICT', `${REVISION_CONFLICT_START}${what}`);
+  }
+
+  /** Whether a failed job's reason is a revision conflict's message. */
+  static isReason(reason: string | undefined): boolean {
+    return reason?.startsWith(REVISION_CONFLICT_START) ?? false;
+  }
+
+  /** The error again, from a failed job's reason (see isReason). */
+  static fromReason(reason: string): RevisionConflictError {
+    return new RevisionConflictError(reason.slice(REVISION_CONFLICT_START.length));
   }
 }

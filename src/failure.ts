@@ -49,6 +49,8 @@ const BY_CODE: Record<ErrorCode, FailureOutcome> = {
   CLASSIFIER_ABORTED: 'delay',
   JOB_ABORTED: 'delay',
   PAYLOAD_INVALID: 'unrecoverable',
+  // Other content under a used revision: running the job again finds the same.
+  REVISION_CONFLICT: 'unrecoverable',
   CONFIG_INVALID: 'unrecoverable',
   CONFIG_NOT_FOUND: 'unrecoverable',
   PUBLISH_FAILED: 'unrecoverable',

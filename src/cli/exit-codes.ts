@@ -49,6 +49,8 @@ const BY_CODE: Record<ErrorCode, ExitCode> = {
   INPUT_UNREADABLE: EXIT.refused,
   INPUT_EMPTY: EXIT.refused,
   PAYLOAD_INVALID: EXIT.refused,
+  // Publish the new content as a new revision.
+  REVISION_CONFLICT: EXIT.refused,
   PORT_UNAVAILABLE: EXIT.refused,
   REVIEW_INVALID: EXIT.refused,
   REVIEW_NOT_FOUND: EXIT.refused,

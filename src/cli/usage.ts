@@ -23,7 +23,9 @@ export const EVENTS_USAGE = `cosci-safety events tail [--config FILE] [--from ID
 export const PUBLISH_USAGE = `cosci-safety publish (hypothesis | review) [--config FILE] [--file PAYLOAD.json]
   Publishes a hypothesis.saved or review.recorded job; the JSON payload comes
   from --file or stdin. Prints {"jobId", "created"}; created is false for a
-  duplicate publish.`;
+  duplicate publish (the same revision with the same content). Other content
+  under a revision already published is refused: REVISION_CONFLICT, exit
+  code 1; publish it as a new revision.`;
 
 export const SUBMIT_USAGE = `cosci-safety submit goal [--config FILE] (--id GOAL --text TEXT [--run-id RUN] | --file PAYLOAD.json) [--wait] [--timeout MS]
 cosci-safety submit report [--config FILE] [--file PAYLOAD.json] [--wait] [--timeout MS]
@@ -38,12 +40,14 @@ export const QUARANTINE_USAGE = `cosci-safety quarantine list [--config FILE] [-
 cosci-safety quarantine show ID [--config FILE]
 cosci-safety quarantine release ID --by NAME --note TEXT [--revision N] [--config FILE]
 cosci-safety quarantine confirm ID --by NAME --note TEXT [--revision N] [--config FILE]
-  Lists the held (quarantined or blocked) hypotheses, shows one as JSON (text,
-  verdict, evidence status, audit history), or records a person's decision on
-  its latest revision: release lets it through, confirm keeps it blocked. A
-  decision is final for the revision, emits hypothesis_released or
-  hypothesis_confirmed, and is appended to the audit stream. With --revision,
-  the decision is refused if a newer revision has arrived since.`;
+  Lists the held (quarantined, blocked, or in conflict: other text published
+  under a revision already judged) hypotheses, shows one as JSON (text,
+  verdict, evidence status, conflicts, audit history), or records a person's
+  decision on its latest revision: release lets it through, confirm keeps it
+  blocked (a revision in conflict can only be confirmed). A decision is final
+  for the revision, emits hypothesis_released or hypothesis_confirmed, and is
+  appended to the audit stream. With --revision, the decision is refused if a
+  newer revision has arrived since.`;
 
 export const QUOTE_USAGE = `cosci-safety quote --id ID [--hypothesis] [--datamark]
   Reads untrusted text on stdin and prints it wrapped in boundary tags.

@@ -29,6 +29,9 @@ export {
   type ResultOf,
 } from '../contracts/queues.js';
 
+// What a job id and revision name: their content (docs/contract.md#a-revision-is-its-content).
+export { contentDigest } from '../contracts/content.js';
+
 // Payloads, and the job ids that make publishing idempotent.
 export {
   EvidenceSchema,
@@ -91,6 +94,7 @@ export { REVIEW_STATES, type ReviewState } from '../safety/review/decision.js';
 // Events: one map from event type to its data.
 export {
   CITATION_STATUSES,
+  CONFLICT_TARGETS,
   ClassifierDegradedDataSchema,
   CitationUnverifiedDataSchema,
   EVENT_SCHEMAS,
@@ -101,6 +105,7 @@ export {
   REPORT_OUTCOMES,
   ReportEventDataSchema,
   ReviewVerifiedDataSchema,
+  RevisionConflictDataSchema,
   type CitationStatus,
   type CitationUnverifiedData,
   type ClassifierDegradedData,
@@ -112,7 +117,8 @@ export {
   type ReportEventData,
   type ReportOutcome,
   type ReviewVerifiedData,
+  type RevisionConflictData,
 } from '../contracts/events.js';
 
 // Errors, matched by `code`.
-export { CosciError, PayloadError, type ErrorCode } from '../errors.js';
+export { CosciError, PayloadError, RevisionConflictError, type ErrorCode } from '../errors.js';

@@ -98,6 +98,11 @@ export type ReviewVerifiedData = z.infer<typeof ReviewVerifiedDataSchema>;
 export const HypothesisDecisionDataSchema = z.object({
   hypothesisId: z.string(),
   revision: z.number().int().nonnegative(),
+  /**
+   * The content digest of what was decided on (docs/contract.md#a-revision-is-its-content):
+   * the revision's, or that of other text published under it (a conflict).
+   */
+  content: z.string().optional(),
   by: z.string(),
   note: z.string(),
   at: z.string(),
@@ -108,6 +113,29 @@ export const HypothesisDecisionDataSchema = z.object({
   }),
 });
 export type HypothesisDecisionData = z.infer<typeof HypothesisDecisionDataSchema>;
+
+export const CONFLICT_TARGETS = ['hypothesis', 'review', 'report'] as const;
+
+/**
+ * Content published under an id and revision that already name other
+ * content: refused, never judged by what the revision holds
+ * (docs/contract.md#a-revision-is-its-content). Once per content.
+ */
+export const RevisionConflictDataSchema = z.object({
+  target: z.enum(CONFLICT_TARGETS),
+  /** The hypothesis, review or report id. */
+  id: z.string(),
+  revision: z.number().int().nonnegative(),
+  /** The hypothesis: the subject itself, or the one a review is of. */
+  hypothesisId: z.string().optional(),
+  /** The content digest of what was published now. */
+  content: z.string(),
+  /** The content digest the revision holds; absent when none was recorded with it. */
+  storedContent: z.string().optional(),
+  /** True when the new text is kept for the person who reviews the hypothesis (docs/review.md). */
+  held: z.boolean(),
+});
+export type RevisionConflictData = z.infer<typeof RevisionConflictDataSchema>;
 
 export const REPORT_OUTCOMES = ['cleared', 'redacted', 'blocked'] as const;
 export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
@@ -145,6 +173,7 @@ export const EVENT_SCHEMAS = {
   review_verified: ReviewVerifiedDataSchema,
   hypothesis_released: HypothesisDecisionDataSchema,
   hypothesis_confirmed: HypothesisDecisionDataSchema,
+  revision_conflict: RevisionConflictDataSchema,
   report_cleared: ReportEventDataSchema,
   report_redacted: ReportEventDataSchema,
   report_blocked: ReportEventDataSchema,

@@ -58,12 +58,35 @@ export interface ReviewSubject {
   agent?: string | undefined;
 }
 
+/**
+ * Other text published under a revision of the hypothesis: a revision
+ * conflict (docs/review.md#revision-conflicts). Never classified; held until
+ * a person confirms it.
+ */
+export interface ReviewConflict {
+  revision: number;
+  /** The content digest of the text published under the revision again. */
+  content: string;
+  /** The content digest the revision holds; absent for a revision recorded before digests were kept. */
+  storedContent?: string | undefined;
+  /** When it was published. */
+  at: string;
+  /** The text, exactly as published; absent when the job that brought it no longer had it. */
+  subject?: ReviewSubject | undefined;
+  /** It waits for a person. */
+  open: boolean;
+  /** The person's decision, once confirmed. */
+  decision?: Decision | undefined;
+}
+
 /** One entry of the audit trail (docs/review.md, "The audit trail"). */
 export interface ReviewAuditEntry {
   entryId: string;
   type: 'hypothesis_released' | 'hypothesis_confirmed';
   hypothesisId: string;
   revision: number;
+  /** The content digest of what was decided on; absent on entries written before digests were kept. */
+  content?: string | undefined;
   by: string;
   at: string;
   note: string;
@@ -98,12 +121,19 @@ export interface ReviewItem {
   history: ReviewAuditEntry[];
   /** Earlier revisions, newest first (at most MAX_EARLIER_REVISIONS). */
   revisions: ReviewRevision[];
+  /** Other text published under a revision already used, oldest revision first. */
+  conflicts: ReviewConflict[];
 }
 
-/** A decision: `POST /review/api/items/:id/release` and `/confirm`. */
+/**
+ * A decision: `POST /review/api/items/:id/release` and `/confirm`. Confirming
+ * a revision in conflict confirms each text that waits, one decision each:
+ * `decision` and `auditEntryId` are the first's, `conflicts` all of them.
+ */
 export interface ReviewDecideResult {
   decision: Decision;
   auditEntryId: string;
+  conflicts?: Array<{ decision: Decision; auditEntryId: string }> | undefined;
 }
 
 /**

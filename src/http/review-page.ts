@@ -142,6 +142,7 @@ table.queue { width: 100%; border-collapse: collapse; table-layout: fixed; font-
 .badge { display: inline-block; font-size: .72rem; font-weight: 600; padding: .05rem .4rem; border-radius: 999px; border: 1px solid transparent; white-space: nowrap; }
 .s-quarantined { background: #fff1cc; color: #5c3d00; border-color: #e0b341; }
 .s-blocked { background: #fde2e1; color: #7d1a11; border-color: #e6908a; }
+.s-conflict { background: #f3e3ff; color: #4b1670; border-color: #b48ad6; }
 .s-released { background: #dcf2e2; color: #17502a; border-color: #7fc493; }
 .s-confirmed, .s-assessed { background: #e9e9ef; color: #33334d; border-color: #b4b4c4; }
 .unclassified { background: #f1e8fd; color: #4b2a85; border: 1px dashed #7d57c1; }
@@ -249,7 +250,7 @@ export function renderReviewPage(nonce: string): string {
 <section id="queue-pane" class="pane queue-pane" aria-labelledby="queue-h">
 <div class="queue-head">
 <form id="filters" class="filters" role="search" aria-label="Filter the queue">
-<div><label for="f-state">State</label><select id="f-state" aria-keyshortcuts="/"><option value="">All</option><option value="quarantined">Quarantined</option><option value="blocked">Blocked</option></select></div>
+<div><label for="f-state">State</label><select id="f-state" aria-keyshortcuts="/"><option value="">All</option><option value="quarantined">Quarantined</option><option value="blocked">Blocked</option><option value="conflict">In conflict</option></select></div>
 <div><label for="f-category">Category</label><select id="f-category"><option value="">All</option></select></div>
 <div><label for="f-degraded">Classification</label><select id="f-degraded"><option value="">All</option><option value="false">Clean</option><option value="true">Degraded</option></select></div>
 <div><label for="f-age">Held</label><select id="f-age"><option value="">Any time</option><option value="under_1h">Under 1 h ago</option><option value="over_1h">Over 1 h ago</option><option value="over_1d">Over 1 day ago</option><option value="over_7d">Over 7 days ago</option></select></div>
@@ -309,6 +310,11 @@ export function renderReviewPage(nonce: string): string {
 </form>
 <h3 id="text-h">Text, exactly as submitted</h3>
 <pre id="text" class="text u" dir="auto" tabindex="0" aria-labelledby="text-h"></pre>
+<section id="conflicts-part" hidden aria-labelledby="conflicts-h">
+<h3 id="conflicts-h">Published again with other text</h3>
+<p class="hint">Other text arrived under a revision that was already judged. It was never classified; it stays withheld. Confirm to close it; only a new revision of the text can be shown.</p>
+<ol id="conflicts" class="revisions"></ol>
+</section>
 <h3>Cited evidence</h3>
 <div id="evidence"></div>
 <h3>Earlier revisions</h3>

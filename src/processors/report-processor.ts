@@ -8,13 +8,14 @@
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Classifier } from '../classifier/classifier.js';
+import { contentDigest } from '../contracts/content.js';
 import type { ReportEventData, ReportOutcome } from '../contracts/events.js';
 import { parsePayload } from '../contracts/queues.js';
 import type { ReportResult } from '../contracts/results.js';
 import type { EventEmitter } from '../events/emitter.js';
 import { eventId } from '../events/event-id.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { stateOf } from '../safety/review/decision.js';
+import { decisionOn, stateOf } from '../safety/review/decision.js';
 import {
   joinSections,
   redactSections,
@@ -27,6 +28,7 @@ import type { DecisionStore } from '../store/decision-store.js';
 import type { ReportStore } from '../store/report-store.js';
 import type { VerdictStore } from '../store/verdict-store.js';
 import { isWithheld, withheldTextError } from './completed-data.js';
+import { refuseRevisionConflict } from './revision-conflict.js';
 
 export interface ReportProcessorDeps {
   mode: ReportCheckMode;
@@ -59,7 +61,9 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
       unique.map(async (id): Promise<SectionState> => {
         const latest = await deps.verdicts.getLatest('hypothesis', id);
         if (!latest) return 'unassessed';
-        return stateOf(latest.verdict, await deps.decisions.get(id, latest.revision));
+        // A decision counts for the content it was made on; other content under the revision holds it.
+        const decision = decisionOn(await deps.decisions.get(id, latest.revision), latest.content);
+        return stateOf(latest.verdict, decision, latest.conflicts);
       }),
     );
     return new Map(unique.map((id, i) => [id, states[i]!]));
@@ -67,7 +71,13 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
 
   return async (job: Job): Promise<ReportResult> => {
     const p = parsePayload('report.finalized', job.data);
-    let result = await deps.reports.get(p.reportId, p.revision);
+    // A report revision is its sections: a stored check of other sections is not this one's.
+    const content = contentDigest('report.finalized', p, job.data);
+    const conflict = (storedContent: string | undefined) =>
+      refuseRevisionConflict(deps, { target: 'report', id: p.reportId, revision: p.revision, content, storedContent });
+    const found = await deps.reports.getRecord(p.reportId, p.revision);
+    if (found && found.content !== content) return conflict(found.content);
+    let result = found?.result;
     // A completed job run again has no section text (completed-data.ts): only its stored result.
     if (!result && isWithheld(job.data)) throw withheldTextError('report.finalized', job.data);
     if (!result) {
@@ -104,7 +114,10 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
           checkedAt: now().toISOString(),
         };
       }
-      result = await deps.reports.record(result);
+      const recorded = await deps.reports.recordRevision(result, content);
+      // Another job of the revision, with other sections, recorded first.
+      if (recorded.conflict) return conflict((await deps.reports.getRecord(p.reportId, p.revision))?.content);
+      result = recorded.result;
       deps.metrics?.reports.inc({ outcome: result.outcome });
     }
 

@@ -10,12 +10,14 @@
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { countByStatus, REVIEW_DEADLINE, summarize, type Verifier } from '../citations/verifier.js';
+import { contentDigest } from '../contracts/content.js';
 import { parsePayload } from '../contracts/queues.js';
 import type { EventEmitter } from '../events/emitter.js';
 import { eventId } from '../events/event-id.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { ReviewVerification } from '../contracts/results.js';
 import type { ReviewStore } from '../store/review-store.js';
+import { refuseRevisionConflict } from './revision-conflict.js';
 
 export interface ReviewProcessorDeps {
   verifier: Verifier;
@@ -30,7 +32,20 @@ export interface ReviewProcessorDeps {
 export function createReviewProcessor(deps: ReviewProcessorDeps) {
   return async (job: Job): Promise<ReviewVerification> => {
     const p = parsePayload('review.recorded', job.data);
-    let result = await deps.store.get(p.reviewId, p.revision);
+    // A review revision is its evidence: a stored result of other evidence is not this one's.
+    const content = contentDigest('review.recorded', p, job.data);
+    const conflict = (storedContent: string | undefined) =>
+      refuseRevisionConflict(deps, {
+        target: 'review',
+        id: p.reviewId,
+        revision: p.revision,
+        hypothesisId: p.hypothesisId,
+        content,
+        storedContent,
+      });
+    const found = await deps.store.getRecord(p.reviewId, p.revision);
+    if (found && found.content !== content) return conflict(found.content);
+    let result = found?.result;
     if (!result) {
       const verified = deps.enabled ? await deps.verifier.verify(p.evidence, p.seenUrls, deps.signal) : [];
       // The claim and excerpt go with each result: a person reviewing the
@@ -40,16 +55,22 @@ export function createReviewProcessor(deps: ReviewProcessorDeps) {
         claim: p.evidence[r.index]?.claim ?? '',
         excerpt: p.evidence[r.index]?.excerpt ?? '',
       }));
-      result = await deps.store.record({
-        reviewId: p.reviewId,
-        hypothesisId: p.hypothesisId,
-        revision: p.revision,
-        skipped: !deps.enabled,
-        results,
-        summary: summarize(results),
-        counts: countByStatus(results),
-        verifiedAt: new Date().toISOString(),
-      });
+      const recorded = await deps.store.recordRevision(
+        {
+          reviewId: p.reviewId,
+          hypothesisId: p.hypothesisId,
+          revision: p.revision,
+          skipped: !deps.enabled,
+          results,
+          summary: summarize(results),
+          counts: countByStatus(results),
+          verifiedAt: new Date().toISOString(),
+        },
+        content,
+      );
+      // Another job of the revision, with other evidence, recorded first.
+      if (recorded.conflict) return conflict((await deps.store.getRecord(p.reviewId, p.revision))?.content);
+      result = recorded.result;
       // Counted once, when the result is recorded: a retried job reuses it and counts nothing again.
       for (const r of result.results) {
         deps.metrics?.citations.inc({ status: r.status, reason: r.reason ?? 'none' });

@@ -1,8 +1,11 @@
 /**
  * The typed publisher: validates a payload before adding it, and gives each
  * job a deterministic id, so publishing the same hypothesis revision (or goal)
- * twice makes one job. `submitGoal` can wait for the verdict, since goal-parse
- * time is a blocking check.
+ * twice makes one job. A job id names content: publishing other content under
+ * it is refused with REVISION_CONFLICT, instead of being dropped as a
+ * duplicate while the first content's verdict stands for it
+ * (docs/contract.md#a-revision-is-its-content). `submitGoal` can wait for the
+ * verdict, since goal-parse time is a blocking check.
  */
 import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
@@ -16,10 +19,14 @@ import {
   type ReportFinalizedInput,
   type ReviewRecordedInput,
 } from '../contracts/payloads.js';
-import { CosciError } from '../errors.js';
+import { contentDigest } from '../contracts/content.js';
+import { CosciError, RevisionConflictError } from '../errors.js';
 import type { GoalResult, ReportResult } from '../contracts/results.js';
-import { parsePayload, type QueueName } from '../contracts/queues.js';
+import { QUEUES, parsePayload, type PayloadOf, type QueueName } from '../contracts/queues.js';
 import { JOB_RETRY } from '../failure.js';
+import { reportKeys } from '../store/report-store.js';
+import { reviewKeys } from '../store/review-store.js';
+import { verdictKeys } from '../store/verdict-store.js';
 
 /** Job options every publisher should use; other languages: see docs/contract.md. */
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {
@@ -33,6 +40,14 @@ export interface PublisherOptions {
   connection: Redis;
   /** BullMQ key prefix. @defaultValue 'bull' */
   prefix?: string;
+  /**
+   * The service's key prefix (`redis.key_prefix`), under which the stores
+   * keep the content digest of each revision's result: with it, other
+   * content under a revision whose job is gone is refused here too, not
+   * only by the worker, which refuses it whatever this says.
+   * @defaultValue 'cosci'
+   */
+  keyPrefix?: string;
   /** A connection factory for the QueueEvents that waiting needs (a blocking one). */
   blockingConnection?: () => Redis;
 }
@@ -84,14 +99,37 @@ async function beforeDeadline<T>(work: Promise<T>, deadline: number, onTimeout: 
   }
 }
 
+/** A job's data as stored; undefined when it is not JSON (a hand-written job). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The content digest of a job's data as stored; undefined when it is not a valid payload of its queue. */
+function contentOfJob(name: QueueName, data: unknown): string | undefined {
+  const parsed = QUEUES[name].payload.safeParse(data);
+  return parsed.success ? contentDigest(name, parsed.data as PayloadOf<typeof name>, data) : undefined;
+}
+
+/** What a job id names, in words, and where the stores keep the content digest of its result. */
+interface Subject {
+  what: string;
+  storedContentKey?: string | undefined;
+}
+
 export class Publisher {
   private readonly queues = new Map<QueueName, Queue>();
   private readonly queueEvents = new Map<QueueName, QueueEvents>();
   private readonly eventsConnections: Redis[] = [];
   private readonly prefix: string;
+  private readonly keyPrefix: string;
 
   constructor(private readonly options: PublisherOptions) {
     this.prefix = options.prefix ?? 'bull';
+    this.keyPrefix = options.keyPrefix ?? 'cosci';
   }
 
   queue(name: QueueName): Queue {
@@ -104,30 +142,64 @@ export class Publisher {
     return q;
   }
 
-  private async add(name: QueueName, jobId: string, data: object): Promise<Published> {
+  /**
+   * Adds the job unless one with its id exists. The id names content: an
+   * existing job, or a stored result, of other content under it is a
+   * conflict. So is losing a race to a publisher that added other content
+   * under the id between the look and the add: BullMQ keeps the first.
+   */
+  private async add<Q extends QueueName>(
+    name: Q,
+    jobId: string,
+    data: PayloadOf<Q>,
+    subject: Subject,
+  ): Promise<Published> {
     const queue = this.queue(name);
-    let job;
+    const content = contentDigest(name, data);
+    const conflict = () =>
+      new RevisionConflictError(
+        `${subject.what} was published before with other content (job ${jobId}); ` +
+          'a revision names one content: publish the new content as a new revision',
+      );
     try {
-      // Ask first only to report `created`; add with the same id is a no-op either way.
-      const existing = await queue.getJob(jobId);
-      if (existing) return { jobId, created: false };
-      job = await queue.add(name, data, { ...DEFAULT_JOB_OPTIONS, jobId });
+      // The queue's client: the connection given, once it is ready (it may have been handed over connecting).
+      const client = await queue.client;
+      const [existing, stored] = await Promise.all([
+        queue.getJob(jobId),
+        subject.storedContentKey ? client.get(subject.storedContentKey) : null,
+      ]);
+      if (existing) {
+        if (contentOfJob(name, existing.data) !== content) throw conflict();
+        return { jobId, created: false };
+      }
+      if (stored !== null && stored !== content) throw conflict();
+      const job = await queue.add(name, data, { ...DEFAULT_JOB_OPTIONS, jobId });
+      // Read back what the id holds now: another publisher's content, if it came first.
+      const kept = await client.hget(queue.toKey(jobId), 'data');
+      if (kept !== null && contentOfJob(name, parseJson(kept)) !== content) throw conflict();
+      return { jobId: job.id ?? jobId, created: true };
     } catch (err) {
+      if (err instanceof RevisionConflictError) throw err;
       throw new CosciError('PUBLISH_FAILED', `could not publish to ${name}: ${(err as Error).message}`, { cause: err });
     }
-    return { jobId: job.id ?? jobId, created: true };
   }
 
   /** Publishes `hypothesis.saved`. */
   async publishHypothesisSaved(payload: HypothesisSavedInput): Promise<Published> {
     const p = parsePayload('hypothesis.saved', payload);
-    return this.add('hypothesis.saved', hypothesisJobId(p.hypothesisId, p.revision), p);
+    return this.add('hypothesis.saved', hypothesisJobId(p.hypothesisId, p.revision), p, {
+      what: `hypothesis ${p.hypothesisId} revision ${p.revision}`,
+      storedContentKey: verdictKeys(this.keyPrefix).content('hypothesis', p.hypothesisId, p.revision),
+    });
   }
 
   /** Publishes `review.recorded`; its citations are verified. */
   async publishReviewRecorded(payload: ReviewRecordedInput): Promise<Published> {
     const p = parsePayload('review.recorded', payload);
-    return this.add('review.recorded', reviewJobId(p.reviewId, p.revision), p);
+    return this.add('review.recorded', reviewJobId(p.reviewId, p.revision), p, {
+      what: `review ${p.reviewId} revision ${p.revision}`,
+      storedContentKey: reviewKeys(this.keyPrefix).content(p.reviewId, p.revision),
+    });
   }
 
   /**
@@ -143,8 +215,10 @@ export class Publisher {
   ): Promise<Published | (Published & GoalResult)> {
     const p = parsePayload('goal.submitted', payload);
     const jobId = goalJobId(p.goalId);
-    if (!options.wait) return this.add('goal.submitted', jobId, p);
-    return this.addAndWait<GoalResult>('goal.submitted', jobId, p, `goal ${p.goalId}`, options);
+    // A goal's verdict is stored by its text's digest: no stored result names other text.
+    const subject = { what: `goal ${p.goalId}` };
+    if (!options.wait) return this.add('goal.submitted', jobId, p, subject);
+    return this.addAndWait<'goal.submitted', GoalResult>('goal.submitted', jobId, p, subject, options);
   }
 
   /**
@@ -160,17 +234,22 @@ export class Publisher {
   ): Promise<Published | (Published & ReportResult)> {
     const p = parsePayload('report.finalized', payload);
     const jobId = reportJobId(p.reportId, p.revision);
-    if (!options.wait) return this.add('report.finalized', jobId, p);
-    return this.addAndWait<ReportResult>('report.finalized', jobId, p, `report ${p.reportId}`, options);
+    const subject = {
+      what: `report ${p.reportId} revision ${p.revision}`,
+      storedContentKey: reportKeys(this.keyPrefix).content(p.reportId, p.revision),
+    };
+    if (!options.wait) return this.add('report.finalized', jobId, p, subject);
+    return this.addAndWait<'report.finalized', ReportResult>('report.finalized', jobId, p, subject, options);
   }
 
-  private async addAndWait<R>(
-    name: QueueName,
+  private async addAndWait<Q extends QueueName, R>(
+    name: Q,
     jobId: string,
-    data: object,
-    what: string,
+    data: PayloadOf<Q>,
+    subject: Subject,
     { timeoutMs = 60_000, onPublished }: WaitOptions,
   ): Promise<Published & R> {
+    const { what } = subject;
     // The bound covers the whole call: with Redis out of reach, connecting
     // and adding would otherwise wait for it without end.
     const deadline = Date.now() + timeoutMs;
@@ -178,7 +257,7 @@ export class Publisher {
       (async () => {
         // Listen before adding, so a fast worker cannot finish the job unseen.
         const events = await this.events(name);
-        const published = await this.add(name, jobId, data);
+        const published = await this.add(name, jobId, data, subject);
         onPublished?.(published);
         const job = await this.queue(name).getJob(jobId);
         if (!job) throw new CosciError('PUBLISH_FAILED', `job ${jobId} vanished after publishing`);
@@ -192,6 +271,8 @@ export class Publisher {
       return { ...published, ...result };
     } catch (err) {
       const message = (err as Error).message;
+      // The worker found that the revision holds other content (the publisher's look came too early to see it).
+      if (RevisionConflictError.isReason(message)) throw RevisionConflictError.fromReason(message);
       if (/timed out/i.test(message)) {
         throw new CosciError('WAIT_TIMEOUT', `no result for ${what} within ${timeoutMs} ms; is a worker running?`);
       }

@@ -46,6 +46,11 @@ export function changeOf(event: StreamEvent): ReviewFeedChange | undefined {
       return { kind: 'held', ...base, state: 'quarantined' };
     case 'hypothesis_blocked':
       return { kind: 'held', ...base, state: 'blocked' };
+    case 'revision_conflict':
+      // A review's or a report's conflict names its hypothesis but holds nothing in the queue.
+      return (data as { target?: unknown }).target === 'hypothesis'
+        ? { kind: 'held', ...base, state: 'conflict' }
+        : undefined;
     case 'hypothesis_released':
     case 'hypothesis_confirmed':
       return {

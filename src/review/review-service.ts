@@ -5,6 +5,7 @@
  * the event, the metric.
  */
 import { z } from 'zod';
+import { shortDigest } from '../contracts/content.js';
 import { formatIssuesInline } from '../contracts/issues.js';
 import { IdSchema } from '../contracts/payloads.js';
 import type { EventEmitter } from '../events/emitter.js';
@@ -12,11 +13,13 @@ import { eventId } from '../events/event-id.js';
 import { ReviewError } from '../errors.js';
 import type { Metrics } from '../metrics/metrics.js';
 import {
+  decisionOn,
   isHeld,
   makeDecision,
   NoteSchema,
   ReviewerSchema,
   stateOf,
+  type ConflictCounts,
   type Decision,
   type DecisionKind,
 } from '../safety/review/decision.js';
@@ -28,6 +31,7 @@ import {
   type QueueOrder,
 } from '../safety/review/queue.js';
 import type {
+  ReviewConflict,
   ReviewDecideResult as DecideResult,
   ReviewItem,
   ReviewQueueItem,
@@ -51,6 +55,7 @@ const DecideInputSchema = z.object({
 export type DecideInput = z.input<typeof DecideInputSchema>;
 
 export type {
+  ReviewConflict,
   ReviewItem,
   ReviewQueueItem,
   ReviewQueuePage,
@@ -111,11 +116,14 @@ function invalid(error: z.ZodError): ReviewError {
 export function createReviewService(deps: ReviewServiceDeps): ReviewService {
   const now = deps.now ?? (() => new Date());
 
-  async function emitDecision(decision: Decision): Promise<void> {
+  /** The decision's event: one per revision, and one per other text published under it (a conflict). */
+  async function emitDecision(decision: Decision, conflict = false): Promise<void> {
     const type = decision.decision === 'released' ? 'hypothesis_released' : 'hypothesis_confirmed';
-    await deps.emitter.emit(type, eventId(type, decision.hypothesisId, decision.revision), {
+    const suffix = conflict && decision.content !== undefined ? shortDigest(decision.content) : undefined;
+    await deps.emitter.emit(type, eventId(type, decision.hypothesisId, decision.revision, suffix), {
       hypothesisId: decision.hypothesisId,
       revision: decision.revision,
+      ...(decision.content === undefined ? {} : { content: decision.content }),
       by: decision.by,
       note: decision.note,
       at: decision.at,
@@ -157,9 +165,9 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
     held.forEach(({ hypothesisId, heldAt }, i) => {
       const stored = verdicts[i];
       if (!stored) return;
-      const state = stateOf(stored.verdict);
+      const state = stateOf(stored.verdict, undefined, stored.conflicts);
       // Decided or re-assessed between the two reads: not held any more.
-      if (state !== 'quarantined' && state !== 'blocked') return;
+      if (state !== 'quarantined' && state !== 'blocked' && state !== 'conflict') return;
       const v = stored.verdict;
       entries.push({ hypothesisId, heldAt, state, categories: v.categories, degraded: v.degraded, stored });
     });
@@ -171,9 +179,16 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
       now: now().getTime(),
     });
     const truncated = total > held.length;
-    // The text only for the page shown: a held text may be long.
+    // The text only for the page shown: a held text may be long. A
+    // revision in conflict shows the text that waits: the one published again.
     const subjects = await Promise.all(
-      page.entries.map((e) => deps.verdicts.getHeldSubject(e.hypothesisId, e.stored.revision)),
+      page.entries.map(async (e) => {
+        if (e.state !== 'conflict') return deps.verdicts.getHeldSubject(e.hypothesisId, e.stored.revision);
+        const waiting = (await deps.verdicts.conflicts(e.hypothesisId)).filter(
+          (c) => c.revision === e.stored.revision && c.open,
+        );
+        return waiting.find((c) => c.subject)?.subject;
+      }),
     );
     const items = page.entries.map((e, i): ReviewQueueItem => {
       const v = e.stored.verdict;
@@ -206,19 +221,24 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
   }
 
   /** Earlier revisions of a hypothesis, newest first, with their decisions. */
-  async function revisionsBefore(hypothesisId: string, latestRevision: number): Promise<ReviewRevision[]> {
+  async function revisionsBefore(
+    hypothesisId: string,
+    latestRevision: number,
+    conflicts: readonly ReviewConflict[],
+  ): Promise<ReviewRevision[]> {
     const numbers: number[] = [];
     for (let r = latestRevision - 1; r >= 0 && numbers.length < MAX_EARLIER_REVISIONS; r--) numbers.push(r);
     const found = await Promise.all(
       numbers.map(async (revision): Promise<ReviewRevision | undefined> => {
-        const [verdict, decision] = await Promise.all([
-          deps.verdicts.getRevision('hypothesis', hypothesisId, revision),
+        const [record, decision] = await Promise.all([
+          deps.verdicts.getRevisionRecord('hypothesis', hypothesisId, revision),
           deps.decisions.get(hypothesisId, revision),
         ]);
-        if (!verdict) return undefined;
+        if (!record) return undefined;
+        const verdict = record.verdict;
         return {
           revision,
-          state: stateOf(verdict, decision),
+          state: stateOf(verdict, decisionOn(decision, record.content), countsOf(conflicts, revision)),
           action: verdict.action,
           categories: verdict.categories,
           confidence: verdict.confidence,
@@ -242,17 +262,19 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
       const parsed = HypothesisIdSchema.safeParse(hypothesisId);
       if (!parsed.success) throw invalid(parsed.error);
       const stored = await latest(hypothesisId);
-      const [decision, subject, evidence, history, revisions] = await Promise.all([
+      const conflicts = await deps.verdicts.conflicts(hypothesisId);
+      const [decided, subject, evidence, history, revisions] = await Promise.all([
         deps.decisions.get(hypothesisId, stored.revision),
         deps.verdicts.getHeldSubject(hypothesisId, stored.revision),
         deps.reviews.ofHypothesis(hypothesisId),
         deps.decisions.history(hypothesisId),
-        revisionsBefore(hypothesisId, stored.revision),
+        revisionsBefore(hypothesisId, stored.revision, conflicts),
       ]);
+      const decision = decisionOn(decided, stored.content);
       return {
         hypothesisId,
         revision: stored.revision,
-        state: stateOf(stored.verdict, decision),
+        state: stateOf(stored.verdict, decision, stored.conflicts),
         verdict: stored.verdict,
         updatedAt: stored.updatedAt,
         decision,
@@ -260,6 +282,7 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
         evidence,
         history,
         revisions,
+        conflicts,
       };
     },
 
@@ -274,11 +297,21 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
           `revision ${parsed.data.revision} of ${hypothesisId} is no longer the latest (${stored.revision}); review the latest`,
         );
       }
-      const state = stateOf(stored.verdict);
+      const state = stateOf(stored.verdict, undefined, stored.conflicts);
+      if (state === 'conflict') return decideConflicts(kind, hypothesisId, stored, by, note);
       if (!isHeld(state)) {
         throw new ReviewError('REVIEW_NOT_HELD', `${hypothesisId} revision ${stored.revision} is ${state}, not held`);
       }
-      const decision = makeDecision(kind, hypothesisId, stored.revision, stored.verdict, by, note, now());
+      const decision = makeDecision(
+        kind,
+        hypothesisId,
+        stored.revision,
+        stored.verdict,
+        by,
+        note,
+        now(),
+        stored.content,
+      );
       const outcome = await deps.decisions.decide(decision);
       if (outcome.outcome === 'decided') {
         // Emitting again is a no-op unless a crash came between the decision and its event.
@@ -294,9 +327,60 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
       if (outcome.outcome === 'not_held') {
         throw new ReviewError('REVIEW_NOT_HELD', `${hypothesisId} revision ${stored.revision} is not held`);
       }
+      if (outcome.outcome === 'conflict') {
+        throw new ReviewError(
+          'REVISION_CONFLICT',
+          `other text was published under ${hypothesisId} revision ${stored.revision} meanwhile; review it again`,
+        );
+      }
       await emitDecision(outcome.decision);
       deps.metrics?.reviewDecisions.inc({ decision: kind });
       return { decision: outcome.decision, auditEntryId: outcome.auditEntryId };
     },
   };
+
+  /**
+   * A revision in conflict: each text that waits is confirmed, one decision
+   * each; none can be released, since none was classified: the way to have
+   * one shown is to publish it as a new revision.
+   */
+  async function decideConflicts(
+    kind: DecisionKind,
+    hypothesisId: string,
+    stored: StoredVerdict,
+    by: string,
+    note: string,
+  ): Promise<DecideResult> {
+    const { revision, verdict } = stored;
+    if (kind === 'released') {
+      throw new ReviewError(
+        'REVISION_CONFLICT',
+        `${hypothesisId} revision ${revision} is in conflict: other text was published under it and never classified, ` +
+          'so it cannot be released; confirm it, or have the text published as a new revision',
+      );
+    }
+    const waiting = (await deps.verdicts.conflicts(hypothesisId)).filter((c) => c.revision === revision && c.open);
+    const at = now();
+    const closed = await deps.decisions.confirmConflicts(
+      waiting.map((c) => makeDecision('confirmed', hypothesisId, revision, verdict, by, note, at, c.content)),
+    );
+    const [first] = closed;
+    if (!first) {
+      throw new ReviewError(
+        'REVIEW_ALREADY_DECIDED',
+        `the texts in conflict under ${hypothesisId} revision ${revision} were confirmed meanwhile; a decision is final`,
+      );
+    }
+    for (const { decision } of closed) {
+      await emitDecision(decision, true);
+      deps.metrics?.reviewDecisions.inc({ decision: 'confirmed' });
+    }
+    return { decision: first.decision, auditEntryId: first.auditEntryId, conflicts: closed };
+  }
+}
+
+/** A revision's conflicts, counted from the list of a hypothesis's conflicts. */
+function countsOf(conflicts: readonly ReviewConflict[], revision: number): ConflictCounts {
+  const mine = conflicts.filter((c) => c.revision === revision);
+  return { total: mine.length, open: mine.filter((c) => c.open).length };
 }

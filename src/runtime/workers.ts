@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { MetricsTime, type ConnectionOptions, type Worker, type WorkerOptions } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
+import { RevisionConflictError } from '../errors.js';
 import type { QueueName } from '../contracts/queues.js';
 import type { RedisHealth } from '../logging/redis-health.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -73,6 +74,16 @@ export function createQueueWorkers(
     worker.on('failed', (job, err) => {
       metrics.jobs.inc({ queue, outcome: 'failed' });
       logger.error({ queue, jobId: job?.id, attemptsMade: job?.attemptsMade, err: err.message }, 'job failed');
+      // A hypothesis in revision conflict is kept for review in the verdict
+      // store, and a retry fails the same way: the failed job's copy goes.
+      const conflicted = queue === 'hypothesis.saved' && RevisionConflictError.isReason(err.message);
+      const kept = job && withhold && conflicted ? withheldData(queue, job.data, new Date()) : undefined;
+      if (job && kept)
+        job
+          .updateData(kept)
+          .catch((e: unknown) =>
+            logger.warn({ queue, jobId: job.id, err: String(e) }, "could not withhold a failed job's text"),
+          );
     });
     // BullMQ forwards every error of its connections here, each failed
     // reconnect included: a lost connection is the outage's to tell, once.

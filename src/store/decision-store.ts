@@ -1,45 +1,89 @@
 /**
  * People's decisions on held hypotheses, and the audit trail, in Redis.
  *
- * One script writes a decision: it checks that the revision exists, is held
- * and has no decision yet, stores the decision, takes the hypothesis off the
- * review queue when the revision is the latest, and appends the audit entry
- * to the audit stream and to the hypothesis's own stream. Two reviewers who
- * click at once cannot both win, and a crash leaves nothing half done.
+ * One script writes a decision: it checks that the revision exists, is held,
+ * holds the content the person read and has no decision yet, stores the
+ * decision, takes the hypothesis off the review queue when the revision is
+ * the latest, and appends the audit entry to the audit stream and to the
+ * hypothesis's own stream. Two reviewers who click at once cannot both win,
+ * and a crash leaves nothing half done. Another confirms the other texts
+ * published under a revision (its conflicts), one decision each.
  */
 import type { Redis } from 'ioredis';
 import { DecisionSchema, type Decision } from '../safety/review/decision.js';
+import { defineScript } from './lua-script.js';
 import { verdictKeys } from './verdict-store.js';
 import type { ReviewAuditEntry } from '../contracts/review-api.js';
 
-const DECIDE = `
-local verdict = redis.call('GET', KEYS[1])
+/**
+ * The decision on a revision's verdict. A revision under which other
+ * content waits for a person is refused (`conflict`): that is decided by
+ * CONFIRM_CONFLICTS; one whose conflicts were confirmed is withheld for
+ * good (`not_held`). The latest hash keeps the decision's kind beside the
+ * verdict, for the scripts that ask whether the latest revision is withheld
+ * (verdict-store.ts).
+ */
+const DECIDE = defineScript({
+  keys: ['verdict', 'content', 'decision', 'latest', 'queue', 'audit', 'itemAudit', 'conflicts', 'openConflicts'],
+  args: ['decision', 'kind', 'digest', 'id', 'revision', 'auditFields'],
+  body: `
+local verdict = redis.call('GET', KEY.verdict)
 if not verdict then return {'not_found', ''} end
-local existing = redis.call('GET', KEYS[2])
+local existing = redis.call('GET', KEY.decision)
 if existing then return {'decided', existing} end
+if redis.call('SCARD', KEY.openConflicts) > 0 then return {'conflict', ''} end
 local action = cjson.decode(verdict)['action']
+if redis.call('HLEN', KEY.conflicts) > 0 then return {'not_held', 'confirmed'} end
 if action ~= 'quarantine' and action ~= 'block' then return {'not_held', action} end
-redis.call('SET', KEYS[2], ARGV[1])
-if redis.call('HGET', KEYS[3], 'revision') == ARGV[3] then redis.call('ZREM', KEYS[4], ARGV[2]) end
-local fields = cjson.decode(ARGV[4])
-local entry = redis.call('XADD', KEYS[5], '*', unpack(fields))
-redis.call('XADD', KEYS[6], entry, unpack(fields))
+-- The person read the revision's content: a decision is on that content, or none.
+if ARG.digest ~= '' and redis.call('GET', KEY.content) ~= ARG.digest then return {'not_found', ''} end
+redis.call('SET', KEY.decision, ARG.decision)
+if redis.call('HGET', KEY.latest, 'revision') == ARG.revision then
+  redis.call('ZREM', KEY.queue, ARG.id)
+  redis.call('HSET', KEY.latest, 'decision', ARG.kind)
+end
+local fields = cjson.decode(ARG.auditFields)
+local entry = redis.call('XADD', KEY.audit, '*', unpack(fields))
+redis.call('XADD', KEY.itemAudit, entry, unpack(fields))
 return {'ok', entry}
-`;
+`,
+});
+
+/**
+ * A person's confirmation of the other texts published under a revision:
+ * each one still open is closed with its own decision and audit entry; one a
+ * reviewer closed meanwhile is skipped. Once none is open the hypothesis
+ * leaves the review queue (the revision is withheld for good: confirmed).
+ * Returns {digest, entry id}... for those it closed.
+ */
+const CONFIRM_CONFLICTS = defineScript({
+  keys: ['open', 'decisions', 'latest', 'queue', 'audit', 'itemAudit'],
+  args: ['id', 'revision'],
+  argLists: { items: ['digest', 'decision', 'auditFields'] },
+  body: `
+local out = {}
+for _, c in ipairs(ARG.items) do
+  if redis.call('SREM', KEY.open, c.digest) == 1 then
+    redis.call('HSET', KEY.decisions, c.digest, c.decision)
+    local fields = cjson.decode(c.auditFields)
+    local entry = redis.call('XADD', KEY.audit, '*', unpack(fields))
+    redis.call('XADD', KEY.itemAudit, entry, unpack(fields))
+    out[#out + 1] = c.digest
+    out[#out + 1] = entry
+  end
+end
+if redis.call('HGET', KEY.latest, 'revision') == ARG.revision then
+  local open = redis.call('SCARD', KEY.open)
+  redis.call('HSET', KEY.latest, 'openConflicts', open)
+  if open == 0 then redis.call('ZREM', KEY.queue, ARG.id) end
+end
+return out
+`,
+});
 
 type RedisWithDecide = Redis & {
-  cosciDecide(
-    verdictKey: string,
-    decisionKey: string,
-    latestKey: string,
-    queueKey: string,
-    auditKey: string,
-    itemAuditKey: string,
-    decision: string,
-    id: string,
-    revision: string,
-    auditFields: string,
-  ): Promise<[string, string]>;
+  cosciDecide(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<[string, string]>;
+  cosciConfirmConflicts(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<string[]>;
 };
 
 /** One entry of the audit trail: the contract's type (the review API serves it as it is). */
@@ -49,10 +93,17 @@ export type DecideOutcome =
   | { outcome: 'ok'; decision: Decision; auditEntryId: string }
   | { outcome: 'decided'; decision: Decision }
   | { outcome: 'not_held'; action: string }
+  | { outcome: 'conflict' }
   | { outcome: 'not_found' };
 
 export interface DecisionStore {
   decide(decision: Decision): Promise<DecideOutcome>;
+  /**
+   * Confirms the other texts published under a revision, one decision each
+   * (`decision.content` names the text); returns those it closed, with their
+   * audit entry ids (none when a reviewer closed them first).
+   */
+  confirmConflicts(decisions: Decision[]): Promise<Array<{ decision: Decision; auditEntryId: string }>>;
   get(hypothesisId: string, revision: number): Promise<Decision | undefined>;
   /** Held hypothesis ids, oldest first. */
   held(limit: number): Promise<string[]>;
@@ -74,6 +125,7 @@ function auditFields(d: Decision): string[] {
     d.hypothesisId,
     'revision',
     String(d.revision),
+    ...(d.content === undefined ? [] : ['content', d.content]),
     'by',
     d.by,
     'at',
@@ -97,6 +149,7 @@ function parseEntry([entryId, flat]: [string, string[]]): AuditEntry {
     type: f.type === 'hypothesis_confirmed' ? 'hypothesis_confirmed' : 'hypothesis_released',
     hypothesisId: f.hypothesisId ?? '',
     revision: Number(f.revision),
+    ...(f.content === undefined ? {} : { content: f.content }),
     by: f.by ?? '',
     at: f.at ?? '',
     note: f.note ?? '',
@@ -108,27 +161,79 @@ function parseEntry([entryId, flat]: [string, string[]]): AuditEntry {
 
 export function createDecisionStore(redisClient: Redis, keyPrefix: string): DecisionStore {
   const redis = redisClient as RedisWithDecide;
-  if (typeof redis.cosciDecide !== 'function') redis.defineCommand('cosciDecide', { numberOfKeys: 6, lua: DECIDE });
+  if (typeof redis.cosciDecide !== 'function') {
+    redis.defineCommand('cosciDecide', { lua: DECIDE.lua });
+    redis.defineCommand('cosciConfirmConflicts', { lua: CONFIRM_CONFLICTS.lua });
+  }
   const keys = verdictKeys(keyPrefix);
   return {
     async decide(decision) {
       const id = decision.hypothesisId;
+      const rev = decision.revision;
       const [outcome, value] = await redis.cosciDecide(
-        keys.revision('hypothesis', id, decision.revision),
-        keys.decision(id, decision.revision),
-        keys.latest('hypothesis', id),
-        keys.reviewQueue,
-        keys.audit,
-        keys.itemAudit(id),
-        JSON.stringify(decision),
-        id,
-        String(decision.revision),
-        JSON.stringify(auditFields(decision)),
+        ...DECIDE.layout({
+          keys: {
+            verdict: keys.revision('hypothesis', id, rev),
+            content: keys.content('hypothesis', id, rev),
+            decision: keys.decision(id, rev),
+            latest: keys.latest('hypothesis', id),
+            queue: keys.reviewQueue,
+            audit: keys.audit,
+            itemAudit: keys.itemAudit(id),
+            conflicts: keys.conflicts(id, rev),
+            openConflicts: keys.openConflicts(id, rev),
+          },
+          args: {
+            decision: JSON.stringify(decision),
+            kind: decision.decision,
+            digest: decision.content ?? '',
+            id,
+            revision: String(rev),
+            auditFields: JSON.stringify(auditFields(decision)),
+          },
+        }),
       );
       if (outcome === 'ok') return { outcome, decision, auditEntryId: value };
       if (outcome === 'decided') return { outcome, decision: DecisionSchema.parse(JSON.parse(value)) };
       if (outcome === 'not_held') return { outcome, action: value };
+      if (outcome === 'conflict') return { outcome };
       return { outcome: 'not_found' };
+    },
+    async confirmConflicts(decisions) {
+      const [first] = decisions;
+      if (!first) return [];
+      const { hypothesisId: id, revision: rev } = first;
+      const byDigest = new Map<string, Decision>();
+      for (const d of decisions) {
+        if (d.hypothesisId !== id || d.revision !== rev || d.content === undefined || d.decision !== 'confirmed') {
+          throw new Error('confirmConflicts: confirmations of one revision, each naming its content');
+        }
+        byDigest.set(d.content, d);
+      }
+      const flat = await redis.cosciConfirmConflicts(
+        ...CONFIRM_CONFLICTS.layout({
+          keys: {
+            open: keys.openConflicts(id, rev),
+            decisions: keys.conflictDecisions(id, rev),
+            latest: keys.latest('hypothesis', id),
+            queue: keys.reviewQueue,
+            audit: keys.audit,
+            itemAudit: keys.itemAudit(id),
+          },
+          args: { id, revision: String(rev) },
+          argLists: {
+            items: [...byDigest.values()].map((d) => ({
+              digest: d.content!,
+              decision: JSON.stringify(d),
+              auditFields: JSON.stringify(auditFields(d)),
+            })),
+          },
+        }),
+      );
+      const out: Array<{ decision: Decision; auditEntryId: string }> = [];
+      for (let i = 0; i + 1 < flat.length; i += 2)
+        out.push({ decision: byDigest.get(flat[i]!)!, auditEntryId: flat[i + 1]! });
+      return out;
     },
     async get(hypothesisId, revision) {
       const raw = await redis.get(keys.decision(hypothesisId, revision));

@@ -3,9 +3,16 @@
  * the first verdict of a revision is the one its events carry, so a re-run of
  * its job reuses it instead of calling the model again) and the latest of each
  * hypothesis (for the report-time check and the review workflow).
+ *
+ * A revision is its content (docs/contract.md#a-revision-is-its-content): the
+ * content digest it was first recorded with is kept beside its verdict, and a
+ * job that brings other content under it is a conflict (recordConflict),
+ * never a re-run that inherits the verdict or a person's decision.
  */
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
 import type { EventType } from '../contracts/events.js';
+import type { ReviewConflict } from '../contracts/review-api.js';
 import {
   APPEND_EVENT_LUA,
   JOIN_MEMBERS_LUA,
@@ -14,38 +21,77 @@ import {
   type EventTemplates,
 } from '../events/emitter.js';
 import { VerdictSchema, type Verdict } from '../safety/classification/verdict.js';
+import { DecisionSchema, type ConflictCounts } from '../safety/review/decision.js';
 import { defineScript } from './lua-script.js';
 
 /**
- * `recordVerdict(...)` writes the revision's verdict unless one exists; moves
- * "latest" forward only. For a hypothesis, keeps the review queue (a sorted
- * set of held ids) in step with the latest revision, and keeps the text of a
- * held revision for the person who reviews it. Returns whether it wrote the
- * verdict (1) or found one (0), and the stored verdict. One script, so a
- * crash never leaves the queue out of step.
+ * `latestWithheld(latestKey)`: whether the hypothesis's latest revision is
+ * kept from readers: held (quarantine or block) and not released, or with
+ * other content published under it. The latest hash carries what this needs
+ * (`decision` is written there by the decision store, `conflicts` by
+ * recordConflict); an unreadable verdict counts as withheld.
  */
-const RECORD_VERDICT_LUA = `
-local function recordVerdict(revKey, latestKey, queueKey, subjectKey, revision, verdict, at, reviewed, action, held, score, id)
-  if not redis.call('SET', revKey, verdict, 'NX') then return 0, redis.call('GET', revKey) end
+const LATEST_WITHHELD_LUA = `
+local function latestWithheld(latestKey)
+  local f = redis.call('HMGET', latestKey, 'verdict', 'decision', 'conflicts')
+  if tonumber(f[3] or '0') > 0 then return true end
+  if not f[1] then return false end
+  local ok, v = pcall(cjson.decode, f[1])
+  if not ok or type(v) ~= 'table' then return true end
+  if v.action ~= 'quarantine' and v.action ~= 'block' then return false end
+  return f[2] ~= 'released'
+end
+`;
+
+/**
+ * `recordVerdict(...)` writes the revision's verdict and content digest
+ * unless the revision has a verdict; moves "latest" forward only. For a
+ * hypothesis, keeps the review queue (a sorted set of held ids) in step with
+ * the latest revision, and keeps the text of a held revision for the person
+ * who reviews it. Returns three values: 1 when it wrote the verdict, 0 when
+ * the revision had one for the same content, 2 when it had one for other
+ * content (or none recorded: a revision stored before digests were kept
+ * names no content, so it matches none); the stored verdict; and whether the
+ * new verdict may be announced. An older revision recorded after a newer
+ * one does not announce a pass (allow or warn) while the newer one is
+ * withheld: the hypothesis is what its latest revision is. One script, so a
+ * crash never leaves the queue out of step. A goal's version is its text's
+ * digest already: it passes no content ('').
+ */
+const RECORD_VERDICT_LUA = `${LATEST_WITHHELD_LUA}
+local function recordVerdict(revKey, contentKey, latestKey, queueKey, subjectKey, revision, content, verdict, at, reviewed, action, held, score, id)
+  if not redis.call('SET', revKey, verdict, 'NX') then
+    local stored = redis.call('GET', revKey)
+    if content ~= '' and redis.call('GET', contentKey) ~= content then return 2, stored, false end
+    return 0, stored, false
+  end
+  if content ~= '' then redis.call('SET', contentKey, content) end
   local current = redis.call('HGET', latestKey, 'revision')
   local isHeld = action == 'quarantine' or action == 'block'
   if isHeld and held ~= '' then redis.call('SET', subjectKey, held) end
   if (not current) or tonumber(revision) >= tonumber(current) then
+    -- A newer revision has no decision and no conflict of its own yet.
+    if current and tonumber(revision) > tonumber(current) then
+      redis.call('HDEL', latestKey, 'decision', 'conflicts', 'openConflicts')
+    end
     redis.call('HSET', latestKey, 'revision', revision, 'verdict', verdict, 'updatedAt', at)
+    if content ~= '' then redis.call('HSET', latestKey, 'content', content) end
     if reviewed == '1' then
       -- Only a hypothesis with an earlier verdict can be in the queue.
       if isHeld then redis.call('ZADD', queueKey, score, id) elseif current then redis.call('ZREM', queueKey, id) end
     end
+    return 1, verdict, true
   end
-  return 1, verdict
+  local pass = action == 'allow' or action == 'warn'
+  return 1, verdict, not (reviewed == '1' and pass and latestWithheld(latestKey))
 end
 `;
 
 /** The keys and arguments of recordVerdict, which every script here takes. */
-const VERDICT_KEYS = ['revision', 'latest', 'queue', 'subject'] as const;
-const VERDICT_ARGS = ['revision', 'verdict', 'at', 'reviewed', 'action', 'held', 'score', 'id'] as const;
+const VERDICT_KEYS = ['revision', 'content', 'latest', 'queue', 'subject'] as const;
+const VERDICT_ARGS = ['revision', 'digest', 'verdict', 'at', 'reviewed', 'action', 'held', 'score', 'id'] as const;
 const RECORD_VERDICT_CALL =
-  'recordVerdict(KEY.revision, KEY.latest, KEY.queue, KEY.subject, ARG.revision, ARG.verdict, ARG.at, ARG.reviewed, ARG.action, ARG.held, ARG.score, ARG.id)';
+  'recordVerdict(KEY.revision, KEY.content, KEY.latest, KEY.queue, KEY.subject, ARG.revision, ARG.digest, ARG.verdict, ARG.at, ARG.reviewed, ARG.action, ARG.held, ARG.score, ARG.id)';
 
 const RECORD = defineScript({
   keys: VERDICT_KEYS,
@@ -62,7 +108,9 @@ return {created, stored}
  * classifier's cache entries). Then, when it wrote the verdict, the events
  * that announce it. A verdict just written has no decision yet, so its events
  * need no other check; the verdict and its events exist together or not at
- * all. Returns {1, entry ids ('' for a duplicate)...} or {0, stored verdict}.
+ * all. Returns {1, entry ids ('' for a duplicate, or for an event not
+ * announced)...}, {0, stored verdict}, or {2, stored verdict} for a
+ * revision of other content (see recordVerdict).
  */
 const RECORD_AND_ANNOUNCE = defineScript({
   keys: [...VERDICT_KEYS, 'stream'],
@@ -71,11 +119,11 @@ const RECORD_AND_ANNOUNCE = defineScript({
   argLists: { events: ['type', 'id', 'data'], writes: ['value', 'ttl'] },
   body: `${RECORD_VERDICT_LUA}${APPEND_EVENT_LUA}
 for i, w in ipairs(ARG.writes) do redis.call('SET', KEY.writeKeys[i], w.value, 'EX', w.ttl) end
-local created, stored = ${RECORD_VERDICT_CALL}
-if created == 0 then return {0, stored} end
+local created, stored, announce = ${RECORD_VERDICT_CALL}
+if created ~= 1 then return {created, stored} end
 local out = {1}
 for i, e in ipairs(ARG.events) do
-  out[#out + 1] = appendEvent(KEY.stream, KEY.seen[i], ARG.dedupeTtl, ARG.maxLen, e.type, e.id, e.data) or ''
+  out[#out + 1] = announce and appendEvent(KEY.stream, KEY.seen[i], ARG.dedupeTtl, ARG.maxLen, e.type, e.id, e.data) or ''
 end
 return out
 `,
@@ -98,19 +146,28 @@ const CACHED_VALUE_FORMAT = 1;
  * round trip. Each candidate event is announced if the cached value names
  * its type; its data joins the subject's members before and after the
  * cached members. Returns {1, verdict JSON, (type, entry id or '')...} when
- * it wrote the verdict, {2, stored verdict} when the revision had one, and
- * {0, window assessments...} when there is no cached verdict it can use.
+ * it wrote the verdict (no pairs when it may not be announced), {2, stored
+ * verdict} when the revision had one for the same content, {3, stored
+ * verdict} when it had one for other content, and {0, window
+ * assessments...} when there is no cached verdict it can use.
  */
 const RECORD_CACHED = defineScript({
   keys: ['cached', ...VERDICT_KEYS, 'stream'],
   keyLists: ['seen', 'windows'],
-  args: ['revision', 'at', 'held', 'score', 'id', 'dedupeTtl', 'maxLen', 'before', 'after'],
+  args: ['revision', 'digest', 'at', 'held', 'score', 'id', 'dedupeTtl', 'maxLen', 'before', 'after'],
   argLists: { candidates: ['type', 'id'] },
   body: `${RECORD_VERDICT_LUA}${APPEND_EVENT_LUA}${JOIN_MEMBERS_LUA}
 local function miss()
   local out = {0}
   for i, key in ipairs(KEY.windows) do out[i + 1] = redis.call('GET', key) end
   return out
+end
+-- A revision that has a verdict keeps it, whatever the cache holds: found
+-- before any model call, and other content under it with it.
+local stored = redis.call('GET', KEY.revision)
+if stored then
+  if ARG.digest ~= '' and redis.call('GET', KEY.content) ~= ARG.digest then return {3, stored} end
+  return {2, stored}
 end
 local raw = redis.call('GET', KEY.cached)
 if not raw then return miss() end
@@ -127,17 +184,71 @@ for _, t in ipairs(cached.events) do
   if not found then return miss() end
   picked[#picked + 1] = found
 end
-local created, stored = recordVerdict(KEY.revision, KEY.latest, KEY.queue, KEY.subject, ARG.revision, cached.verdict,
-  ARG.at, '1', cached.action, ARG.held, ARG.score, ARG.id)
+local created, stored, announce = recordVerdict(KEY.revision, KEY.content, KEY.latest, KEY.queue, KEY.subject,
+  ARG.revision, ARG.digest, cached.verdict, ARG.at, '1', cached.action, ARG.held, ARG.score, ARG.id)
 if created == 0 then return {2, stored} end
-local data = joinMembers({ARG.before, cached.members, ARG.after})
+if created == 2 then return {3, stored} end
 local out = {1, cached.verdict}
+if not announce then return out end
+local data = joinMembers({ARG.before, cached.members, ARG.after})
 for _, i in ipairs(picked) do
   local c = ARG.candidates[i]
   out[#out + 1] = c.type
   out[#out + 1] = appendEvent(KEY.stream, KEY.seen[i], ARG.dedupeTtl, ARG.maxLen, c.type, c.id, data) or ''
 end
 return out
+`,
+});
+
+/**
+ * The events of a verdict a revision already has (a job run again),
+ * appended unless they would announce a pass of an older revision while a
+ * newer one is withheld (see recordVerdict). Returns {0} when nothing may be
+ * announced, else {1, entry ids ('' for a duplicate)...}.
+ */
+const ANNOUNCE = defineScript({
+  keys: ['latest', 'stream'],
+  keyLists: ['seen'],
+  args: ['revision', 'action', 'dedupeTtl', 'maxLen'],
+  argLists: { events: ['type', 'id', 'data'] },
+  body: `${LATEST_WITHHELD_LUA}${APPEND_EVENT_LUA}
+local current = redis.call('HGET', KEY.latest, 'revision')
+local pass = ARG.action == 'allow' or ARG.action == 'warn'
+if pass and current and tonumber(ARG.revision) < tonumber(current) and latestWithheld(KEY.latest) then return {0} end
+local out = {1}
+for i, e in ipairs(ARG.events) do
+  out[#out + 1] = appendEvent(KEY.stream, KEY.seen[i], ARG.dedupeTtl, ARG.maxLen, e.type, e.id, e.data) or ''
+end
+return out
+`,
+});
+
+/**
+ * Other content published under a revision that has a verdict: kept (its
+ * text for the person who reviews it, once per content), the revision's
+ * conflicts counted, the hypothesis held in the review queue when the
+ * revision is its latest, and the revision_conflict event appended, in one
+ * script. Returns {'conflict', entry id or ''}; {'same', ''} when the
+ * revision's content is this one after all, {'absent', ''} when the revision
+ * has no verdict (both only if the keys changed under the caller).
+ */
+const RECORD_CONFLICT = defineScript({
+  keys: ['revision', 'content', 'latest', 'queue', 'conflicts', 'open', 'index', 'stream', 'seen'],
+  args: ['revision', 'digest', 'record', 'score', 'id', 'dedupeTtl', 'maxLen', 'type', 'eventId', 'data'],
+  body: `${APPEND_EVENT_LUA}
+if redis.call('EXISTS', KEY.revision) == 0 then return {'absent', ''} end
+if redis.call('GET', KEY.content) == ARG.digest then return {'same', ''} end
+if redis.call('HSETNX', KEY.conflicts, ARG.digest, ARG.record) == 1 then
+  redis.call('SADD', KEY.open, ARG.digest)
+  redis.call('SADD', KEY.index, ARG.revision)
+  if redis.call('HGET', KEY.latest, 'revision') == ARG.revision then
+    redis.call('HINCRBY', KEY.latest, 'conflicts', 1)
+    redis.call('HINCRBY', KEY.latest, 'openConflicts', 1)
+    redis.call('ZADD', KEY.queue, 'NX', ARG.score, ARG.id)
+  end
+end
+local entry = appendEvent(KEY.stream, KEY.seen, ARG.dedupeTtl, ARG.maxLen, ARG.type, ARG.eventId, ARG.data)
+return {'conflict', entry or ''}
 `,
 });
 
@@ -148,6 +259,8 @@ type RedisWithRecord = Redis & {
     numberOfKeys: number,
     ...keysAndArgs: Array<string | number>
   ): Promise<[number, ...Array<string | null>]>;
+  cosciAnnounce(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<[number, ...string[]]>;
+  cosciRecordConflict(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<[string, string]>;
 };
 
 /** What a person reviewing a held hypothesis reads besides the verdict. */
@@ -169,6 +282,12 @@ export interface KeyWrite {
 }
 
 export interface RecordExtras {
+  /**
+   * The content digest of what the verdict is about (src/contracts/content.ts),
+   * kept with it and compared with a stored one. A goal's version is its
+   * digest already, and passes none.
+   */
+  content?: string | undefined;
   /** For a hypothesis: its text, kept when the verdict holds it. */
   held?: HeldSubject | undefined;
   /** Events appended in the same script when (and only when) it writes the verdict. */
@@ -187,8 +306,10 @@ export interface CachedVerdictLookup {
 export type CachedRecord =
   /** The cached verdict was written as the revision's verdict and announced. */
   | { kind: 'created'; verdict: Verdict }
-  /** The revision had a verdict: nothing written or announced. */
+  /** The revision had a verdict for this content: nothing written or announced. */
   | { kind: 'exists'; verdict: Verdict }
+  /** The revision had a verdict for other content: nothing written or announced (see recordConflict). */
+  | { kind: 'conflict'; verdict: Verdict }
   /** No usable cached verdict: the window assessments as read (null where none), for the classifier. */
   | { kind: 'miss'; windows: Array<string | null> };
 
@@ -196,7 +317,41 @@ export interface StoredVerdict {
   revision: number;
   verdict: Verdict;
   updatedAt: string;
+  /** The content digest of the revision; absent for a revision recorded before digests were kept. */
+  content?: string | undefined;
+  /** Other content published under this revision (a hypothesis's). */
+  conflicts: ConflictCounts;
 }
+
+/** A revision's verdict with the content digest it was recorded with. */
+export interface RevisionRecord {
+  verdict: Verdict;
+  content?: string | undefined;
+}
+
+/** Other content published under a hypothesis revision, as recordConflict keeps it. */
+export interface ConflictInput {
+  content: string;
+  storedContent?: string | undefined;
+  /** The new text, for the person who reviews it; absent when the job no longer had it (withheld). */
+  held?: HeldSubject | undefined;
+}
+
+/** What a conflict's record holds (validated when read). */
+const ConflictRecordSchema = z.object({
+  content: z.string(),
+  storedContent: z.string().optional(),
+  at: z.string(),
+  subject: z
+    .object({
+      title: z.string().optional(),
+      text: z.string(),
+      goalId: z.string().optional(),
+      runId: z.string().optional(),
+      agent: z.string().optional(),
+    })
+    .optional(),
+});
 
 export interface VerdictStore {
   /** Stores the verdict of a revision if it has none; returns the one stored. */
@@ -212,7 +367,7 @@ export interface VerdictStore {
     revision: number | string,
     verdict: Verdict,
     extras?: RecordExtras,
-  ): Promise<{ verdict: Verdict; created: boolean }>;
+  ): Promise<{ verdict: Verdict; created: boolean; conflict: boolean }>;
   /**
    * A hypothesis revision's verdict from the verdict cache, stored and
    * announced in one round trip (see RECORD_CACHED); on a miss, the text's
@@ -222,9 +377,32 @@ export interface VerdictStore {
     id: string,
     revision: number,
     lookup: CachedVerdictLookup,
-    extras: { held: HeldSubject; announce: EventTemplates },
+    extras: { held: HeldSubject; announce: EventTemplates; content?: string | undefined },
   ): Promise<CachedRecord>;
+  /**
+   * Appends a hypothesis revision's events (a job run again), unless they
+   * would announce a pass of an older revision while a newer one is
+   * withheld; returns whether they could be announced.
+   */
+  announce(id: string, revision: number, action: Verdict['action'], batch: EventBatch): Promise<boolean>;
+  /**
+   * Keeps other content published under a hypothesis revision, holds the
+   * hypothesis when the revision is its latest, and appends the event of
+   * `announce` (its revision_conflict), in one script (see RECORD_CONFLICT).
+   */
+  recordConflict(
+    id: string,
+    revision: number,
+    conflict: ConflictInput,
+    announce: EventBatch,
+  ): Promise<'conflict' | 'same' | 'absent'>;
+  /** Other content published under one hypothesis revision: how much, and how much waits for a person. */
+  conflictCounts(id: string, revision: number): Promise<ConflictCounts>;
+  /** Every conflict of a hypothesis, oldest revision first. */
+  conflicts(id: string): Promise<ReviewConflict[]>;
   getRevision(subject: Subject, id: string, revision: number | string): Promise<Verdict | undefined>;
+  /** A revision's verdict and the content digest it was recorded with. */
+  getRevisionRecord(subject: Subject, id: string, revision: number | string): Promise<RevisionRecord | undefined>;
   getLatest(subject: Subject, id: string): Promise<StoredVerdict | undefined>;
   /** The text kept for a held hypothesis revision. */
   getHeldSubject(id: string, revision: number): Promise<HeldSubject | undefined>;
@@ -254,8 +432,18 @@ export function verdictKeys(keyPrefix: string) {
   return {
     latest,
     revision,
+    /** The content digest a revision was recorded with. */
+    content: (subject: Subject, id: string, rev: number | string) => `${revision(subject, id, rev)}:content`,
     heldSubject: (id: string, rev: number) => `${revision('hypothesis', id, rev)}:subject`,
     decision: (id: string, rev: number) => `${revision('hypothesis', id, rev)}:decision`,
+    /** Other content published under a revision: a hash from its digest to its record. */
+    conflicts: (id: string, rev: number) => `${revision('hypothesis', id, rev)}:conflicts`,
+    /** The digests of those that wait for a person. */
+    openConflicts: (id: string, rev: number) => `${revision('hypothesis', id, rev)}:conflicts:open`,
+    /** People's decisions on them, by digest. */
+    conflictDecisions: (id: string, rev: number) => `${revision('hypothesis', id, rev)}:conflicts:decisions`,
+    /** The revisions of a hypothesis that have conflicts. */
+    conflictIndex: (id: string) => `${latest('hypothesis', id)}:conflicts`,
     /** Held hypotheses, scored by when they were held (ms). */
     reviewQueue: `${keyPrefix}:review:held`,
     audit: `${keyPrefix}:audit`,
@@ -280,7 +468,14 @@ function defineScripts(redis: RedisWithRecord): void {
   redis.defineCommand('cosciRecordVerdict', { lua: RECORD.lua });
   redis.defineCommand('cosciRecordAndAnnounce', { lua: RECORD_AND_ANNOUNCE.lua });
   redis.defineCommand('cosciRecordCached', { lua: RECORD_CACHED.lua });
+  redis.defineCommand('cosciAnnounce', { lua: ANNOUNCE.lua });
+  redis.defineCommand('cosciRecordConflict', { lua: RECORD_CONFLICT.lua });
 }
+
+const count = (value: string | undefined | null): number => {
+  const n = Number(value ?? 0);
+  return Number.isInteger(n) && n > 0 ? n : 0;
+};
 
 export function createVerdictStore(
   redisClient: Redis,
@@ -302,12 +497,14 @@ export function createVerdictStore(
       const numeric = typeof revision === 'number' ? revision : 0;
       const verdictKeys = {
         revision: revisionKey(subject, id, revision),
+        content: keys.content(subject, id, revision),
         latest: latestKey(subject, id),
         queue: keys.reviewQueue,
         subject: keys.heldSubject(id, numeric),
       };
       const verdictArgs = {
         revision: numeric,
+        digest: extras.content ?? '',
         verdict: JSON.stringify(verdict),
         at: at.toISOString(),
         reviewed: subject === 'hypothesis' ? '1' : '0',
@@ -324,6 +521,7 @@ export function createVerdictStore(
         return {
           verdict: created === 1 ? verdict : VerdictSchema.parse(JSON.parse(stored)),
           created: created === 1,
+          conflict: created === 2,
         };
       }
       const reply = await redis.cosciRecordAndAnnounce(
@@ -337,18 +535,21 @@ export function createVerdictStore(
           },
         }),
       );
-      if (reply[0] !== 1) return { verdict: VerdictSchema.parse(JSON.parse(String(reply[1]))), created: false };
+      if (reply[0] !== 1) {
+        return { verdict: VerdictSchema.parse(JSON.parse(String(reply[1]))), created: false, conflict: reply[0] === 2 };
+      }
       announce.settle(reply.slice(1).map((entry) => (entry === '' ? undefined : String(entry))));
       // What was written is what this call was given.
-      return { verdict, created: true };
+      return { verdict, created: true, conflict: false };
     },
-    async recordCached(id, revision, lookup, { held, announce }) {
+    async recordCached(id, revision, lookup, { held, announce, content }) {
       const at = now();
       const reply = await lookupRedis.cosciRecordCached(
         ...RECORD_CACHED.layout({
           keys: {
             cached: lookup.key,
             revision: revisionKey('hypothesis', id, revision),
+            content: keys.content('hypothesis', id, revision),
             latest: latestKey('hypothesis', id),
             queue: keys.reviewQueue,
             subject: keys.heldSubject(id, revision),
@@ -357,6 +558,7 @@ export function createVerdictStore(
           keyLists: { seen: announce.events.map((e) => e.seenKey), windows: lookup.windowKeys },
           args: {
             revision,
+            digest: content ?? '',
             at: at.toISOString(),
             held: JSON.stringify(held),
             score: at.getTime(),
@@ -372,10 +574,98 @@ export function createVerdictStore(
       if (reply[0] === 0) return { kind: 'miss', windows: reply.slice(1) as Array<string | null> };
       const verdict = VerdictSchema.parse(JSON.parse(String(reply[1])));
       if (reply[0] === 2) return { kind: 'exists', verdict };
+      if (reply[0] === 3) return { kind: 'conflict', verdict };
       const appended: EventType[] = [];
       for (let i = 2; i < reply.length; i += 2) if (reply[i + 1] !== '') appended.push(reply[i] as EventType);
       announce.settle(appended);
       return { kind: 'created', verdict };
+    },
+    async announce(id, revision, action, batch) {
+      const reply = await redis.cosciAnnounce(
+        ...ANNOUNCE.layout({
+          keys: { latest: latestKey('hypothesis', id), stream: batch.stream },
+          keyLists: { seen: batch.events.map((e) => e.seenKey) },
+          args: { revision, action, dedupeTtl: batch.dedupeTtlSeconds, maxLen: batch.maxLen },
+          argLists: { events: batch.events.map((e) => ({ type: e.type, id: e.eventId, data: e.data })) },
+        }),
+      );
+      if (reply[0] !== 1) return false;
+      batch.settle(reply.slice(1).map((entry) => (entry === '' ? undefined : String(entry))));
+      return true;
+    },
+    async recordConflict(id, revision, conflict, announce) {
+      const [event] = announce.events;
+      if (!event || announce.events.length !== 1) throw new Error('recordConflict: announce one event');
+      const at = now();
+      const record = {
+        content: conflict.content,
+        ...(conflict.storedContent === undefined ? {} : { storedContent: conflict.storedContent }),
+        at: at.toISOString(),
+        ...(conflict.held ? { subject: conflict.held } : {}),
+      };
+      const [outcome, entry] = await redis.cosciRecordConflict(
+        ...RECORD_CONFLICT.layout({
+          keys: {
+            revision: revisionKey('hypothesis', id, revision),
+            content: keys.content('hypothesis', id, revision),
+            latest: latestKey('hypothesis', id),
+            queue: keys.reviewQueue,
+            conflicts: keys.conflicts(id, revision),
+            open: keys.openConflicts(id, revision),
+            index: keys.conflictIndex(id),
+            stream: announce.stream,
+            seen: event.seenKey,
+          },
+          args: {
+            revision,
+            digest: conflict.content,
+            record: JSON.stringify(record),
+            score: at.getTime(),
+            id,
+            dedupeTtl: announce.dedupeTtlSeconds,
+            maxLen: announce.maxLen,
+            type: event.type,
+            eventId: event.eventId,
+            data: event.data,
+          },
+        }),
+      );
+      if (outcome === 'conflict') announce.settle([entry === '' ? undefined : entry]);
+      return outcome === 'conflict' || outcome === 'same' ? outcome : 'absent';
+    },
+    async conflictCounts(id, revision) {
+      const [total, open] = await Promise.all([
+        redis.hlen(keys.conflicts(id, revision)),
+        redis.scard(keys.openConflicts(id, revision)),
+      ]);
+      return { total, open };
+    },
+    async conflicts(id) {
+      const revisions = (await redis.smembers(keys.conflictIndex(id))).map(Number).filter(Number.isInteger);
+      revisions.sort((a, b) => a - b);
+      const perRevision = await Promise.all(
+        revisions.map(async (revision) => {
+          const [records, open, decisions] = await Promise.all([
+            redis.hgetall(keys.conflicts(id, revision)),
+            redis.smembers(keys.openConflicts(id, revision)),
+            redis.hgetall(keys.conflictDecisions(id, revision)),
+          ]);
+          const isOpen = new Set(open);
+          return Object.values(records)
+            .map((raw) => ConflictRecordSchema.parse(JSON.parse(raw)))
+            .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
+            .map((r): ReviewConflict => {
+              const decided = decisions[r.content];
+              return {
+                revision,
+                ...r,
+                open: isOpen.has(r.content),
+                ...(decided === undefined ? {} : { decision: DecisionSchema.parse(JSON.parse(decided)) }),
+              };
+            });
+        }),
+      );
+      return perRevision.flat();
     },
     async record(subject, id, revision, verdict) {
       return (await this.recordRevision(subject, id, revision, verdict)).verdict;
@@ -388,6 +678,11 @@ export function createVerdictStore(
       const raw = await redis.get(revisionKey(subject, id, revision));
       return raw === null ? undefined : VerdictSchema.parse(JSON.parse(raw));
     },
+    async getRevisionRecord(subject, id, revision) {
+      const [raw, content] = await redis.mget(revisionKey(subject, id, revision), keys.content(subject, id, revision));
+      if (raw === null || raw === undefined) return undefined;
+      return { verdict: VerdictSchema.parse(JSON.parse(raw)), ...(content ? { content } : {}) };
+    },
     async getLatest(subject, id) {
       const fields = await redis.hgetall(latestKey(subject, id));
       if (!fields.verdict) return undefined;
@@ -395,6 +690,8 @@ export function createVerdictStore(
         revision: Number(fields.revision),
         verdict: VerdictSchema.parse(JSON.parse(fields.verdict)),
         updatedAt: fields.updatedAt ?? '',
+        ...(fields.content ? { content: fields.content } : {}),
+        conflicts: { total: count(fields.conflicts), open: count(fields.openConflicts) },
       };
     },
   };

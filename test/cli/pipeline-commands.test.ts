@@ -34,6 +34,19 @@ describe('pipeline commands', () => {
     expect(lines[0]!.data.action).toBe('quarantine');
   });
 
+  it('publish hypothesis refuses other text under a revision already published: one line, exit code 1', async () => {
+    const payload = { hypothesisId: 'cli-c', text: 'Kinase signalling in yeast.', revision: 1 };
+    expect((await cli(['publish', 'hypothesis'], JSON.stringify(payload))).code).toBe(0);
+    const r = await cli(['publish', 'hypothesis'], JSON.stringify({ ...payload, text: 'Other text.' }));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^cosci-safety: REVISION_CONFLICT: revision conflict: hypothesis cli-c revision 1 was published before with other content \(job hypothesis\.cli-c\.r1\); .*new revision$/,
+      ),
+    ]);
+  });
+
   it('publish hypothesis rejects a bad payload naming the field', async () => {
     const r = await cli(['publish', 'hypothesis'], JSON.stringify({ hypothesisId: 'x' }));
     expect(r.code).toBe(1);

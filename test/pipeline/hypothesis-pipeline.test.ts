@@ -93,15 +93,13 @@ describe('hypothesis pipeline', () => {
     // The re-run's text was in the assessment cache: one model call in all.
     expect(model.fake.requests).toHaveLength(1);
 
-    // Redelivered again with another text for the same revision, past the
-    // cache: the model is asked, but the revision keeps its first verdict and
-    // nothing is announced again.
+    // Another text for the same revision is not a redelivery but a conflict
+    // (test/pipeline/revision-content.test.ts): refused, and no model call.
     await (await queue.getJob('hypothesis.dup.r1'))!.remove();
-    await h.publisher.publishHypothesisSaved({ ...payload, text: 'a benign text' });
-    await h.waitForJob('hypothesis.saved', 'hypothesis.dup.r1');
-    expect(model.fake.requests).toHaveLength(2);
-    const rerun = await queue.getJob('hypothesis.dup.r1');
-    expect(rerun!.returnvalue).toMatchObject({ state: 'quarantined', verdict: { action: 'quarantine' } });
+    await expect(h.publisher.publishHypothesisSaved({ ...payload, text: 'a benign text' })).rejects.toMatchObject({
+      code: 'REVISION_CONFLICT',
+    });
+    expect(model.fake.requests).toHaveLength(1);
     expect(types(await h.events())).toEqual(['hypothesis_assessed', 'hypothesis_quarantined']);
     // A new revision is classified afresh.
     await h.publisher.publishHypothesisSaved({ ...payload, revision: 2, text: 'now benign' });

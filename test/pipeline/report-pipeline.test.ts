@@ -52,20 +52,18 @@ describe('final report, redact mode', () => {
       note: 'standard lab assay',
     });
 
-    const result = await h.publisher.finalizeReport(
-      {
-        reportId: 'rep-1',
-        runId: 'run-9',
-        sections: [
-          { text: 'Introduction: we studied kinases.' },
-          { text: 'SECRET HELD DETAILS of h-held', hypothesisId: 'h-held' },
-          { text: 'Released work on h-released', hypothesisId: 'h-released' },
-          { text: 'Plain result on h-fine', hypothesisId: 'h-fine' },
-          { text: 'A section about a hypothesis never classified', hypothesisId: 'h-unknown' },
-        ],
-      },
-      { wait: true, timeoutMs: 10_000 },
-    );
+    const payload = {
+      reportId: 'rep-1',
+      runId: 'run-9',
+      sections: [
+        { text: 'Introduction: we studied kinases.' },
+        { text: 'SECRET HELD DETAILS of h-held', hypothesisId: 'h-held' },
+        { text: 'Released work on h-released', hypothesisId: 'h-released' },
+        { text: 'Plain result on h-fine', hypothesisId: 'h-fine' },
+        { text: 'A section about a hypothesis never classified', hypothesisId: 'h-unknown' },
+      ],
+    };
+    const result = await h.publisher.finalizeReport(payload, { wait: true, timeoutMs: 10_000 });
     expect(result).toMatchObject({ outcome: 'redacted', publishable: true, mode: 'redact', jobId: 'report.rep-1.r0' });
     expect(result.redactions).toEqual([
       { index: 1, hypothesisId: 'h-held', state: 'quarantined' },
@@ -86,12 +84,16 @@ describe('final report, redact mode', () => {
     expect(events[0]![1]).toMatchObject({ reportId: 'rep-1', runId: 'run-9', outcome: 'redacted', action: 'allow' });
 
     // Stored by report id: a second finalize of the same revision is the same job and the same result.
-    const again = await h.publisher.finalizeReport(
-      { reportId: 'rep-1', runId: 'run-9', sections: [{ text: 'changed' }] },
-      { wait: true, timeoutMs: 10_000 },
-    );
+    const again = await h.publisher.finalizeReport({ ...payload, runId: 'run-10' }, { wait: true, timeoutMs: 10_000 });
     expect(again.created).toBe(false);
     expect(again.text).toBe(result.text);
+    // Other sections under it are not that revision: refused, never answered with its check.
+    await expect(
+      h.publisher.finalizeReport(
+        { reportId: 'rep-1', runId: 'run-9', sections: [{ text: 'changed' }] },
+        { wait: true, timeoutMs: 10_000 },
+      ),
+    ).rejects.toMatchObject({ code: 'REVISION_CONFLICT' });
     expect(await reportEvents(h)).toHaveLength(1);
   });
 

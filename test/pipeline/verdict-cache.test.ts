@@ -128,20 +128,29 @@ describe('verdict cache', () => {
     expect(model.fake.requests).toHaveLength(1);
   });
 
-  it('keeps the verdict a revision already has, and announces nothing again', async () => {
+  it('keeps the verdict a revision already has, and passes another text under it for no cached verdict', async () => {
     const h = await harness();
     await h.publisher.publishHypothesisSaved({ hypothesisId: 'seen', text: 'Benign kinase text.', revision: 1 });
     await h.publisher.publishHypothesisSaved({ hypothesisId: 'other', text: 'Weapon @@weapons@0.8@@' });
     await h.waitForEvents((e) => e.length === 3);
-    // The same revision comes again with the blocked text, whose verdict is cached.
     const queue = h.publisher.queue('hypothesis.saved');
+    // The same revision and text again: the stored verdict, nothing announced again, no model call.
     await (await queue.getJob('hypothesis.seen.r1'))!.remove();
-    await h.publisher.publishHypothesisSaved({ hypothesisId: 'seen', text: 'Weapon @@weapons@0.8@@', revision: 1 });
+    await h.publisher.publishHypothesisSaved({ hypothesisId: 'seen', text: 'Benign kinase text.', revision: 1 });
     await h.waitForJob('hypothesis.saved', 'hypothesis.seen.r1');
     const job = await queue.getJob('hypothesis.seen.r1');
     expect(job!.returnvalue).toMatchObject({ state: 'assessed', verdict: { action: 'allow' } });
     expect(job!.attemptsMade).toBe(1);
-    expect(of(await h.events(), 'seen').map((e) => e.type)).toEqual(['hypothesis_assessed']);
+    // The same revision with the blocked text, whose verdict is cached, added around the
+    // publisher: before, it completed as the first text's allow; now it is a revision conflict.
+    await job!.remove();
+    await queue.add(
+      'hypothesis.saved',
+      { hypothesisId: 'seen', text: 'Weapon @@weapons@0.8@@', revision: 1 },
+      { jobId: 'hypothesis.seen.r1' },
+    );
+    await h.waitForJob('hypothesis.saved', 'hypothesis.seen.r1', 'failed');
+    expect(of(await h.events(), 'seen').map((e) => e.type)).toEqual(['hypothesis_assessed', 'revision_conflict']);
     expect(model.fake.requests).toHaveLength(2);
   });
 

@@ -83,7 +83,7 @@ describe('recordRevision with events to announce', () => {
       held: { text: 'held text' },
       announce: batch,
     });
-    expect(recorded).toEqual({ verdict: v, created: true });
+    expect(recorded).toEqual({ verdict: v, created: true, conflict: false });
     expect(await store.getRevision('hypothesis', 'h1', 1)).toEqual(v);
     expect((await store.getLatest('hypothesis', 'h1'))?.revision).toBe(1);
     expect(await store.getHeldSubject('h1', 1)).toEqual({ text: 'held text' });
@@ -103,7 +103,7 @@ describe('recordRevision with events to announce', () => {
     // The classifier's cache entries are written whatever the script finds.
     const writes = [{ key: `${prefix}:assessment:x`, value: '{"kind":"refusal","text":""}', ttlSeconds: 120 }];
     const recorded = await store.recordRevision('hypothesis', 'h2', 1, second, { announce: batch, writes });
-    expect(recorded).toEqual({ verdict: first, created: false });
+    expect(recorded).toEqual({ verdict: first, created: false, conflict: false });
     expect(await redis.get(`${prefix}:assessment:x`)).toBe(writes[0]!.value);
     expect(await redis.ttl(`${prefix}:assessment:x`)).toBeGreaterThan(100);
     expect(await redis.exists(stream)).toBe(0);
@@ -255,5 +255,134 @@ describe('a verdict from the verdict cache', () => {
     } finally {
       unused.disconnect();
     }
+  });
+});
+
+describe('a revision is its content', () => {
+  const A = 'a'.repeat(64);
+  const B = 'b'.repeat(64);
+  const lookup = (prefix: string) => ({ key: `${prefix}:verdict-cache:c`, windowKeys: [], ttlSeconds: 60 });
+  const assessed = (emitter: ReturnType<typeof setup>['emitter'], id: string, revision: number, v: Verdict) =>
+    emitter.prepare([
+      {
+        type: 'hypothesis_assessed',
+        eventId: `hypothesis_assessed/${id}/r${revision}`,
+        data: { ...data(id, v), revision },
+      },
+    ]);
+
+  it('keeps the digest with the verdict, and tells other content, or none recorded, from the same', async () => {
+    const { prefix, emitter, store } = setup();
+    const v = verdict('allow');
+    expect(await store.recordRevision('hypothesis', 'c1', 1, v, { content: A })).toMatchObject({ created: true });
+    expect(await store.getRevisionRecord('hypothesis', 'c1', 1)).toEqual({ verdict: v, content: A });
+    expect(await store.getLatest('hypothesis', 'c1')).toMatchObject({ content: A, conflicts: { total: 0, open: 0 } });
+    const same = await store.recordRevision('hypothesis', 'c1', 1, verdict('block'), {
+      content: A,
+      announce: assessed(emitter, 'c1', 1, v),
+    });
+    expect(same).toEqual({ verdict: v, created: false, conflict: false });
+    const other = await store.recordRevision('hypothesis', 'c1', 1, verdict('block'), {
+      content: B,
+      announce: assessed(emitter, 'c1', 1, v),
+    });
+    expect(other).toEqual({ verdict: v, created: false, conflict: true });
+    // The cached path finds the revision before the cache: no model call, and the same answer.
+    expect(
+      await store.recordCached('c1', 1, lookup(prefix), {
+        held: { text: 't' },
+        content: B,
+        announce: emitter.templates([], { before: {}, after: {} }),
+      }),
+    ).toEqual({ kind: 'conflict', verdict: v });
+    // A revision recorded with no digest (before digests were kept) matches no content.
+    await store.recordRevision('hypothesis', 'c2', 1, v);
+    expect(
+      (await store.recordRevision('hypothesis', 'c2', 1, v, { content: A, announce: assessed(emitter, 'c2', 1, v) }))
+        .conflict,
+    ).toBe(true);
+  });
+
+  it('records a conflict once per content: held in the queue when it is the latest revision, its event once', async () => {
+    const { prefix, stream, emitter, store } = setup();
+    await store.recordRevision('hypothesis', 'c3', 1, verdict('allow'), { content: A });
+    const conflictEvent = () =>
+      emitter.prepare([
+        {
+          type: 'revision_conflict',
+          eventId: `revision_conflict/c3/r1/${B.slice(0, 16)}`,
+          data: {
+            target: 'hypothesis',
+            id: 'c3',
+            revision: 1,
+            hypothesisId: 'c3',
+            content: B,
+            storedContent: A,
+            held: true,
+          },
+        },
+      ]);
+    const conflict = { content: B, storedContent: A, held: { text: 'other text' } };
+    expect(await store.recordConflict('c3', 1, conflict, conflictEvent())).toBe('conflict');
+    expect(await store.recordConflict('c3', 1, conflict, conflictEvent())).toBe('conflict');
+    expect(await redis.xlen(stream)).toBe(1);
+    expect(await store.conflictCounts('c3', 1)).toEqual({ total: 1, open: 1 });
+    expect((await store.getLatest('hypothesis', 'c3'))?.conflicts).toEqual({ total: 1, open: 1 });
+    expect(await redis.zscore(`${prefix}:review:held`, 'c3')).not.toBeNull();
+    expect(await store.conflicts('c3')).toEqual([
+      expect.objectContaining({
+        revision: 1,
+        content: B,
+        storedContent: A,
+        open: true,
+        subject: { text: 'other text' },
+      }),
+    ]);
+    // The revision's own content is no conflict; a revision with no verdict has none to conflict with.
+    expect(await store.recordConflict('c3', 1, { content: A }, conflictEvent())).toBe('same');
+    expect(await store.recordConflict('c3', 2, conflict, conflictEvent())).toBe('absent');
+    // A newer revision starts with no conflict of its own, and takes the hypothesis off the queue.
+    await store.recordRevision('hypothesis', 'c3', 2, verdict('allow'), { content: B });
+    expect((await store.getLatest('hypothesis', 'c3'))?.conflicts).toEqual({ total: 0, open: 0 });
+    expect(await redis.zscore(`${prefix}:review:held`, 'c3')).toBeNull();
+  });
+
+  it('announces no pass of an older revision recorded while the newer one is withheld, by any path', async () => {
+    const { prefix, stream, emitter, store } = setup();
+    await store.recordRevision('hypothesis', 'c4', 2, verdict('quarantine'), { content: A });
+    // Classified, cached, or run again: nothing appended for revision 1's allow.
+    const allow = verdict('allow');
+    const fresh = await store.recordRevision('hypothesis', 'c4', 1, allow, {
+      content: B,
+      announce: assessed(emitter, 'c4', 1, allow),
+    });
+    expect(fresh.created).toBe(true);
+    const { action, categories, confidence, rationale, degraded, model, refusal, windowed } = allow;
+    const entry = cachedVerdictEntry(lookup(prefix), allow, ['hypothesis_assessed'], {
+      action,
+      categories,
+      confidence,
+      rationale,
+      degraded,
+      model,
+      refusal,
+      windowed,
+    });
+    await redis.set(entry.key, entry.value, 'EX', entry.ttlSeconds);
+    const cached = await store.recordCached('c4', 0, lookup(prefix), {
+      held: { text: 't' },
+      content: B,
+      announce: emitter.templates([{ type: 'hypothesis_assessed', eventId: 'hypothesis_assessed/c4/r0' }], {
+        before: { hypothesisId: 'c4', revision: 0 },
+        after: {},
+      }),
+    });
+    expect(cached.kind).toBe('created');
+    expect(await store.announce('c4', 1, 'allow', assessed(emitter, 'c4', 1, allow))).toBe(false);
+    expect(await redis.xlen(stream)).toBe(0);
+    // A hold of an older revision is announced as always.
+    const held = verdict('block');
+    expect(await store.announce('c4', 1, 'block', assessed(emitter, 'c4', 1, held))).toBe(true);
+    expect(await redis.xlen(stream)).toBe(1);
   });
 });

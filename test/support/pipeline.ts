@@ -29,7 +29,7 @@ export async function startHarness(config: Config, overrides: Partial<StartOptio
   const runtime = await startWorkerRuntime({ config, logger, ...overrides });
   const redis = testRedis();
   const connection = new Redis(config.redis.url, { maxRetriesPerRequest: 1 });
-  const publisher = new Publisher({ connection, prefix: config.redis.prefix });
+  const publisher = new Publisher({ connection, prefix: config.redis.prefix, keyPrefix: config.redis.key_prefix });
   const events = () => readEvents(redis, config.redis.events_stream, '-', 10_000);
   return {
     config,

@@ -58,6 +58,7 @@ async function withPublisher<T>(
   const publisher = new Publisher({
     connection,
     prefix: config.redis.prefix,
+    keyPrefix: config.redis.key_prefix,
     blockingConnection: () => openBlockingRedis(config),
   });
   try {

@@ -63,8 +63,10 @@ export class DecideForm {
   show(item: ReviewItem): void {
     this.item = item;
     this.setPending(undefined);
-    const held = item.state === 'quarantined' || item.state === 'blocked';
+    const held = item.state === 'quarantined' || item.state === 'blocked' || item.state === 'conflict';
     byId('decide-fields').hidden = !held;
+    // Text published again under a used revision was never classified: it can only be confirmed.
+    byId<HTMLButtonElement>('release').disabled = item.state === 'conflict';
     const closed = byId('decide-closed');
     closed.hidden = held;
     closed.replaceChildren();

@@ -61,6 +61,7 @@ const STATE_WORDS: Record<ReviewState, string> = {
   blocked: 'blocked',
   released: 'released',
   confirmed: 'confirmed',
+  conflict: 'in conflict',
 };
 
 export function stateText(state: ReviewState): string {

@@ -4,7 +4,7 @@
  * source was cited for and why it failed, the earlier revisions and the
  * audit history.
  */
-import type { ReviewAuditEntry, ReviewItem, ReviewRevision } from '../../contracts/review-api.js';
+import type { ReviewAuditEntry, ReviewConflict, ReviewItem, ReviewRevision } from '../../contracts/review-api.js';
 import type { ReviewVerification } from '../../contracts/results.js';
 import { injectionText } from '../../safety/review/injection-text.js';
 import { citationReasonText } from '../../safety/review/reasons.js';
@@ -69,6 +69,7 @@ export function renderItem(item: ReviewItem): void {
     text.textContent = '(no text kept: only a held revision keeps its text)';
     byId('text-h').textContent = 'Text';
   }
+  renderConflicts(item.conflicts);
   renderEvidence(item.evidence);
   renderRevisions(item.revisions);
   renderHistory(item.history);
@@ -138,6 +139,41 @@ function renderEvidence(reviews: ReviewVerification[]): void {
     }
     part.append(list);
     box.append(part);
+  }
+}
+
+/** Other text published under a revision already judged: each text, as published, and whether it waits. */
+function renderConflicts(conflicts: ReviewConflict[]): void {
+  byId('conflicts-part').hidden = conflicts.length === 0;
+  const list = byId('conflicts');
+  list.replaceChildren();
+  for (const c of conflicts) {
+    const li = el('li');
+    const head = el('p');
+    head.append(
+      el('strong', `Revision ${c.revision}: `),
+      el('span', c.open ? 'waits for a person' : 'confirmed', `badge s-${c.open ? 'conflict' : 'confirmed'}`),
+      el('span', ' published again '),
+      timeText(c.at),
+    );
+    li.append(head);
+    if (c.decision) {
+      const by = el('p', null, 'small');
+      by.append(
+        el('span', 'confirmed by '),
+        untrusted('span', c.decision.by, 'who'),
+        el('span', ': '),
+        untrusted('span', c.decision.note, 'note'),
+      );
+      li.append(by);
+    }
+    if (c.subject?.title !== undefined) li.append(untrusted('p', c.subject.title, 'title'));
+    li.append(
+      c.subject
+        ? untrusted('pre', c.subject.text, 'text')
+        : el('p', '(no text kept: the job that brought it no longer had it)', 'muted'),
+    );
+    list.append(li);
   }
 }
 

@@ -138,7 +138,11 @@ export class QueueView {
     head.append(open, meta);
     const preview = untrusted('span', item.preview || '(no text kept)', 'preview line');
     const why = el('span', null, 'why line');
-    why.append(el('span', 'Classifier: ', 'label'), untrusted('span', item.rationale || '(no rationale)'));
+    if (item.state === 'conflict') {
+      why.append(el('span', 'Published again with other text under a revision already judged; never classified.'));
+    } else {
+      why.append(el('span', 'Classifier: ', 'label'), untrusted('span', item.rationale || '(no rationale)'));
+    }
     main.append(head, preview, why);
 
     const verdict = el('td', null, 'c-verdict');
@@ -147,10 +151,13 @@ export class QueueView {
 
     const cats = el('td', null, 'c-cats');
     const view = categoriesView(item);
-    cats.append(el('span', view.label, view.unclassified ? 'badge unclassified' : 'cats'));
-    if (view.degradedWhy) cats.append(el('span', view.degradedWhy, 'small degraded'));
+    // The verdict of a revision in conflict is of the text first published, not of the one that waits.
+    const conflict = item.state === 'conflict';
+    if (conflict) cats.append(el('span', 'not classified: published again', 'badge unclassified'));
+    else cats.append(el('span', view.label, view.unclassified ? 'badge unclassified' : 'cats'));
+    if (view.degradedWhy && !conflict) cats.append(el('span', view.degradedWhy, 'small degraded'));
 
-    const conf = el('td', view.unclassified ? '–' : confidenceText(item.confidence), 'c-conf num');
+    const conf = el('td', view.unclassified || conflict ? '–' : confidenceText(item.confidence), 'c-conf num');
     const held = el('td', null, 'c-held');
     const time = el('time', relativeTime(item.heldAt, now));
     time.dateTime = item.heldAt;
@@ -166,9 +173,10 @@ export class QueueView {
       const option = [...byId<HTMLSelectElement>(select).options].find((o) => o.value === value);
       if (option) option.textContent = n === undefined ? text : `${text} (${n})`;
     };
-    label('f-state', '', 'All', counts.state.quarantined + counts.state.blocked);
+    label('f-state', '', 'All', counts.state.quarantined + counts.state.blocked + counts.state.conflict);
     label('f-state', 'quarantined', 'Quarantined', counts.state.quarantined);
     label('f-state', 'blocked', 'Blocked', counts.state.blocked);
+    label('f-state', 'conflict', 'In conflict', counts.state.conflict);
     label('f-degraded', '', 'All', counts.degraded.yes + counts.degraded.no);
     label('f-degraded', 'false', 'Clean', counts.degraded.no);
     label('f-degraded', 'true', 'Degraded', counts.degraded.yes);

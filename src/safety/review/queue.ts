@@ -17,12 +17,13 @@ export interface QueueEntry {
   hypothesisId: string;
   /** When the revision was held, in ms since the epoch: the queue's order. */
   heldAt: number;
-  state: 'quarantined' | 'blocked';
+  /** Held by the classifier's verdict, or by other content published under the revision. */
+  state: 'quarantined' | 'blocked' | 'conflict';
   categories: readonly string[];
   degraded: boolean;
 }
 
-export const QUEUE_STATES = ['quarantined', 'blocked'] as const;
+export const QUEUE_STATES = ['quarantined', 'blocked', 'conflict'] as const;
 export const QUEUE_ORDERS = ['oldest', 'newest'] as const;
 export type QueueOrder = (typeof QUEUE_ORDERS)[number];
 
@@ -103,7 +104,7 @@ export function countQueue(entries: readonly QueueEntry[], filter: QueueFilter, 
   const counts: QueueCounts = {
     all: entries.length,
     matching: 0,
-    state: { quarantined: 0, blocked: 0 },
+    state: { quarantined: 0, blocked: 0, conflict: 0 },
     category: {},
     degraded: { yes: 0, no: 0 },
     age: { under_1h: 0, '1h_to_1d': 0, '1d_to_7d': 0, over_7d: 0 },

@@ -26,7 +26,12 @@ export interface Redaction {
 
 /** The notice that replaces a withheld section: visible, and naming the hypothesis. */
 export function redactionNotice(hypothesisId: string, state: SectionState): string {
-  const why = state === 'unassessed' ? 'has not been assessed by the safety classifier' : `is ${state}`;
+  const why =
+    state === 'unassessed'
+      ? 'has not been assessed by the safety classifier'
+      : state === 'conflict'
+        ? 'was published again with other text under a revision already judged'
+        : `is ${state}`;
   return `[Redacted: this section presents hypothesis ${hypothesisId}, which ${why}; it is withheld until a person releases it.]`;
 }
 

@@ -52,7 +52,16 @@ describe('the review queue', () => {
     expect(counts.all).toBe(5);
     expect(counts.matching).toBe(3);
     // The state counts ignore the state filter: they say what choosing each would show.
-    expect(counts.state).toEqual({ quarantined: 3, blocked: 2 });
+    expect(counts.state).toEqual({ quarantined: 3, blocked: 2, conflict: 0 });
+    // A revision in conflict (other text published under it) is a state of its own.
+    const withConflict = [...queue, entry('f', 1, { state: 'conflict', categories: ['none'] })];
+    expect(countQueue(withConflict, { state: 'conflict' }, NOW)).toMatchObject({
+      matching: 1,
+      state: { quarantined: 3, blocked: 2, conflict: 1 },
+    });
+    expect(
+      pageQueue(withConflict, { filter: { state: 'conflict' }, order: 'oldest', limit: 10, now: NOW }).entries,
+    ).toEqual([withConflict[5]]);
     expect(counts.category).toEqual({ dual_use_bio: 2 });
     expect(counts.degraded).toEqual({ yes: 1, no: 2 });
     expect(counts.age).toEqual({ under_1h: 0, '1h_to_1d': 1, '1d_to_7d': 2, over_7d: 0 });
