@@ -128,6 +128,10 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
   const activeId = (page: Page) => page.evaluate<string | undefined>('document.activeElement?.id');
   const focusedRow = (page: Page) =>
     page.evaluate<string | undefined>('document.activeElement?.closest("tr")?.dataset.id');
+  /** Takes the test's own items out of the queue, which the other tests read. */
+  async function decideAway(...ids: string[]): Promise<void> {
+    for (const hypothesisId of ids) await review.decide('confirmed', { hypothesisId, by: 'Test', note: 'done' });
+  }
   const scrollWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
 
   async function axe(page: Page): Promise<string[]> {
@@ -281,7 +285,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     expect(await page.locator('#last-decision').textContent()).toMatch(
       new RegExp(`^Decided: Released p-000 revision 1 by Dr Ada Lovelace at .* UTC\\. Audit entry ${entryId}\\.`),
     );
-    expect(await page.locator('#status').textContent()).toContain('Opened the next: p-001.');
+    await poll(() => page.locator('#status').textContent()).toContain('Opened the next: p-001.');
     await poll(() => page.locator('#detail-h').textContent()).toBe(specs[1]!.title);
     expect(await row(page, 'p-000').getAttribute('class')).toBe('decided');
     expect(await row(page, 'p-000').locator('.c-verdict').textContent()).toMatch(/^releasedby Dr Ada Lovelace/);
@@ -314,9 +318,9 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await page.keyboard.press('Escape');
     await poll(() => dialog.isVisible()).toBe(false);
     expect((await review.show('p-002')).state).toBe(specs[2]!.state);
-    // Esc again drops the release started; once more goes back to the queue, on the open row.
+    // Esc again drops the release started, and its note; once more goes back to the queue, on the open row.
     await page.keyboard.press('Escape');
-    expect(await page.locator('#status').textContent()).toBe('Nothing decided.');
+    expect(await page.locator('#status').textContent()).toBe('Nothing decided: the note is cleared.');
     await page.keyboard.press('Escape');
     expect(await focusedRow(page)).toBe('p-002');
 
@@ -332,6 +336,89 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     // The token stays out of the address bar and out of cookies.
     expect(page.url()).not.toContain(REVIEW_TOKEN);
     expect(await page.context().cookies()).toEqual([]);
+  });
+
+  it('opens the item that a #item= link names when it is followed in the same tab', async () => {
+    await classify(h, 'nav-a', RISKY, 'Navigated to A');
+    await classify(h, 'nav-b', RISKY, 'Navigated to B');
+    const page = await open();
+    await signIn(page, '#item=nav-a');
+    await poll(() => page.locator('#detail-h').textContent()).toBe('Navigated to A');
+    await page.evaluate(`window.location.hash = '#item=nav-b'`);
+    await poll(() => page.locator('#detail-h').textContent()).toBe('Navigated to B');
+    expect(page.url()).toMatch(/#item=nav-b$/);
+    // Back in the tab's history is a link followed too.
+    await page.goBack();
+    await poll(() => page.locator('#detail-h').textContent()).toBe('Navigated to A');
+    await decideAway('nav-a', 'nav-b');
+  });
+
+  it('puts the cursor in the note on r and c, also before the name is written', async () => {
+    await classify(h, 'keys-a', RISKY, 'Started from the keyboard');
+    // A new tab: no name remembered yet.
+    const page = await open();
+    await signIn(page, '#item=keys-a');
+    await poll(() => page.locator('#detail-h').textContent()).toBe('Started from the keyboard');
+    expect(await page.getByLabel('Your name').inputValue()).toBe('');
+    await page.locator('#detail-h').focus();
+    await page.keyboard.press('c');
+    expect(await activeId(page)).toBe('note');
+    // The status line says the name is needed too; deciding without it takes the person there.
+    expect(await page.locator('#status').textContent()).toContain('your name');
+    await page.keyboard.type('needs the board');
+    await page.keyboard.press('Control+Enter');
+    expect(await activeId(page)).toBe('reviewer');
+    expect((await review.show('keys-a')).history).toEqual([]);
+    await page.locator('#detail-h').focus();
+    await page.keyboard.press('r');
+    expect(await activeId(page)).toBe('note');
+    await decideAway('keys-a');
+  });
+
+  it('drops the draft on Esc, the action started and the note written, and keeps a note to its item', async () => {
+    await classify(h, 'draft-a', RISKY, 'Drafted on A');
+    await classify(h, 'draft-b', RISKY, 'Drafted on B');
+    const page = await open();
+    await signIn(page, '#item=draft-a');
+    await poll(() => page.locator('#detail-h').textContent()).toBe('Drafted on A');
+    await page.getByLabel('Your name').fill('Dr Ada Lovelace');
+    await page.locator('#detail-h').focus();
+    await page.keyboard.press('r');
+    await page.keyboard.type('released in a hurry');
+    await page.keyboard.press('Escape');
+    expect(await page.getByLabel('Why (a note for the audit trail)').inputValue()).toBe('');
+    expect(await page.locator('#status').textContent()).toBe('Nothing decided: the note is cleared.');
+    expect(await page.locator('#release').getAttribute('class')).not.toContain('chosen');
+    // The item stays open; the next Esc goes back to the queue.
+    expect(await page.locator('#detail-h').textContent()).toBe('Drafted on A');
+
+    // A note written for one item is not there when another opens.
+    await page.getByLabel('Why (a note for the audit trail)').fill('written for A');
+    await page.getByLabel('Look up a hypothesis by id (decided ones too)').fill('draft-b');
+    await page.getByRole('button', { name: 'Show', exact: true }).click();
+    await poll(() => page.locator('#detail-h').textContent()).toBe('Drafted on B');
+    expect(await page.getByLabel('Why (a note for the audit trail)').inputValue()).toBe('');
+    // The name stays: it is the reviewer's, not the item's.
+    expect(await page.getByLabel('Your name').inputValue()).toBe('Dr Ada Lovelace');
+    expect((await review.show('draft-a')).history).toEqual([]);
+    await decideAway('draft-a', 'draft-b');
+  });
+
+  it('names the item decided in the line above the next item, not the next one', async () => {
+    await classify(h, 'next-a', RISKY, 'Decided first');
+    const page = await open();
+    await signIn(page, '#item=next-a');
+    await poll(() => page.locator('#detail-h').textContent()).toBe('Decided first');
+    await page.getByLabel('Your name').fill('Dr Ada Lovelace');
+    await page.getByLabel('Why (a note for the audit trail)').fill('kept held: dual use');
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await poll(() => page.locator('#status').textContent()).toContain('Confirmed next-a revision 1');
+    await poll(() => page.locator('#detail-h').textContent()).not.toBe('Decided first');
+    const next = (await page.locator('#detail-h').textContent())!;
+    const banner = (await page.locator('#last-decision').textContent())!;
+    expect(banner).toMatch(/^Decided: Confirmed Decided first \(next-a, revision 1\) by Dr Ada Lovelace at /);
+    expect(banner).not.toContain(next);
+    expect((await review.show('next-a')).state).toBe('confirmed');
   });
 
   it("shows another reviewer's decision and new held items without a reload", async () => {
@@ -515,9 +602,8 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     expect(await page.locator('#queue-pane').isVisible()).toBe(true);
     expect(await focusedRow(page)).toBe('p-002');
 
+    // A link to the item, followed in this tab, opens it.
     await page.evaluate(`window.location.hash = ${JSON.stringify(`#item=${long}`)}`);
-    await page.getByLabel('Look up a hypothesis by id (decided ones too)').fill(long);
-    await page.getByRole('button', { name: 'Show', exact: true }).click();
     await poll(() => page.locator('#detail-h').textContent()).toBe(`A title ${'without-any-break-'.repeat(10)}`);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
     // Each field has a label of its own (<label for>).

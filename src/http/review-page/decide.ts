@@ -61,6 +61,10 @@ export class DecideForm {
 
   /** The item to decide on; a held one shows the form, a decided one says who decided. */
   show(item: ReviewItem): void {
+    // A note is written for one revision: it never carries over to another item.
+    if (this.item?.hypothesisId !== item.hypothesisId || this.item.revision !== item.revision) {
+      byId<HTMLTextAreaElement>('note').value = '';
+    }
     this.item = item;
     this.setPending(undefined);
     const held = item.state === 'quarantined' || item.state === 'blocked';
@@ -87,27 +91,37 @@ export class DecideForm {
     return this.item?.hypothesisId === id;
   }
 
-  /** r or c: the form with that action chosen, the cursor where the person has to write. */
+  /**
+   * r or c: the form with that action chosen, the cursor in the note, which
+   * every decision needs; a missing name is asked for in the status line, and
+   * deciding without it takes the person to it.
+   */
   start(verb: Verb): void {
     if (!this.item || byId('decide-fields').hidden) {
       this.handlers.say(this.item ? 'This revision is not held: nothing to decide.' : 'Open an item first (Enter).');
       return;
     }
     this.setPending(verb);
-    const reviewer = byId<HTMLInputElement>('reviewer');
-    (reviewer.value.trim() ? byId('note') : reviewer).focus();
+    byId('note').focus();
+    const name = byId<HTMLInputElement>('reviewer').value.trim() ? '' : ' Fill in your name too (the field before).';
     this.handlers.say(
-      verb === 'release'
+      (verb === 'release'
         ? 'Release: write why, then Ctrl+Enter (or press Release). You will be asked to confirm.'
-        : 'Confirm: write why, then Ctrl+Enter (or press Confirm).',
+        : 'Confirm: write why, then Ctrl+Enter (or press Confirm).') + name,
     );
   }
 
-  /** Escape: the action started with r or c is dropped; says whether there was one. */
+  /**
+   * Escape: the draft is dropped, the action started with r or c and the
+   * note written, so that neither is taken by a later Ctrl+Enter; says
+   * whether there was one. The name stays: it is the reviewer's.
+   */
   cancel(): boolean {
-    const had = this.pending !== undefined;
+    const note = byId<HTMLTextAreaElement>('note');
+    const had = this.pending !== undefined || note.value !== '';
     this.setPending(undefined);
-    if (had) this.handlers.say('Nothing decided.');
+    note.value = '';
+    if (had) this.handlers.say('Nothing decided: the note is cleared.');
     return had;
   }
 
