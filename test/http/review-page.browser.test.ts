@@ -404,21 +404,67 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await decideAway('draft-a', 'draft-b');
   });
 
-  it('names the item decided in the line above the next item, not the next one', async () => {
+  it('after a decision, names the item decided, not the next one, and takes nothing more before the next shows', async () => {
     await classify(h, 'next-a', RISKY, 'Decided first');
     const page = await open();
     await signIn(page, '#item=next-a');
     await poll(() => page.locator('#detail-h').textContent()).toBe('Decided first');
+    // The next item is slow to come.
+    let arrive!: () => void;
+    const gate = new Promise<void>((resolve) => (arrive = resolve));
+    await page.route(/\/review\/api\/items\/p-\d+$/, async (route) => {
+      await gate;
+      await route.continue();
+    });
     await page.getByLabel('Your name').fill('Dr Ada Lovelace');
     await page.getByLabel('Why (a note for the audit trail)').fill('kept held: dual use');
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     await poll(() => page.locator('#status').textContent()).toContain('Confirmed next-a revision 1');
+    // Meanwhile the reviewer starts a release from the keyboard, the decided item still on screen.
+    await page.locator('#detail-h').focus();
+    await page.keyboard.press('r');
+    await page.keyboard.type('this one is fine');
+    await page.keyboard.press('Control+Enter');
+    // The decided item offers nothing more: no question about it whose answer would go to the next item.
+    expect(await page.locator('#release-dialog').isVisible()).toBe(false);
+    expect(await page.locator('#decide-closed').textContent()).toMatch(/^Revision 1 was confirmed by Dr Ada Lovelace/);
+    arrive();
     await poll(() => page.locator('#detail-h').textContent()).not.toBe('Decided first');
-    const next = (await page.locator('#detail-h').textContent())!;
+    const nextTitle = (await page.locator('#detail-h').textContent())!;
+    const nextId = decodeURIComponent(new URL(page.url()).hash.replace(/^#item=/, ''));
     const banner = (await page.locator('#last-decision').textContent())!;
     expect(banner).toMatch(/^Decided: Confirmed Decided first \(next-a, revision 1\) by Dr Ada Lovelace at /);
-    expect(banner).not.toContain(next);
+    expect(banner).not.toContain(nextId);
+    expect(banner).not.toContain(nextTitle);
     expect((await review.show('next-a')).state).toBe('confirmed');
+    expect((await review.show(nextId)).history).toEqual([]);
+  });
+
+  it('releases only the revision the confirmation restated: a newer one arriving meanwhile closes the question', async () => {
+    await classify(h, 'swap-a', `${RISKY} first text`, 'Asked about revision 1');
+    const page = await open();
+    await signIn(page, '#item=swap-a');
+    await poll(() => page.locator('#detail-h').textContent()).toBe('Asked about revision 1');
+    await page.getByLabel('Your name').fill('Dr Ada Lovelace');
+    await page.getByLabel('Why (a note for the audit trail)').fill('revision 1 is harmless');
+    await page.getByRole('button', { name: 'Release…' }).click();
+    const dialog = page.locator('#release-dialog');
+    await poll(() => dialog.isVisible()).toBe(true);
+    expect(await page.locator('#release-text').textContent()).toContain('first text');
+
+    // A new revision, with other text, is held while the question is open; the page shows it.
+    await classify(h, 'swap-a', `${RISKY} second text, never shown in the question`, 'Revision 2', 2);
+    await poll(() => page.locator('#detail-meta').textContent()).toContain('revision 2');
+    // The question about revision 1 is gone: nothing is released that it did not show.
+    await poll(() => dialog.isVisible()).toBe(false);
+    expect(await page.locator('#item-notice').textContent()).toBe('Revision 2 arrived and is held: it is shown now.');
+    // Nor does the note written for revision 1 stay for revision 2.
+    expect(await page.getByLabel('Why (a note for the audit trail)').inputValue()).toBe('');
+    const shown = await review.show('swap-a');
+    expect(shown.revision).toBe(2);
+    expect(shown.state).toBe('quarantined');
+    expect(shown.history).toEqual([]);
+    await decideAway('swap-a');
   });
 
   it("shows another reviewer's decision and new held items without a reload", async () => {

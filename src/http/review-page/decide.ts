@@ -30,6 +30,8 @@ export class DecideForm {
   private busy = false;
   /** The action r or c started: Ctrl+Enter in the note takes it. */
   private pending: Verb | undefined;
+  /** The revision the release question restates: the only one its answer may release. */
+  private asked: ReviewItem | undefined;
 
   constructor(private readonly handlers: DecideHandlers) {
     byId('decide-form').addEventListener('submit', (event) => {
@@ -54,7 +56,9 @@ export class DecideForm {
     byId('confirm').addEventListener('click', () => void this.take('confirm'));
     byId('release-dialog').addEventListener('close', () => {
       const dialog = byId<HTMLDialogElement>('release-dialog');
-      if (dialog.returnValue === 'release') void this.send('release');
+      const asked = this.asked;
+      this.asked = undefined;
+      if (dialog.returnValue === 'release' && asked !== undefined && asked === this.item) void this.send('release');
       else byId('release').focus();
     });
   }
@@ -66,6 +70,13 @@ export class DecideForm {
       byId<HTMLTextAreaElement>('note').value = '';
     }
     this.item = item;
+    // The release question restates one revision; another shown meanwhile (a
+    // newer one arrived, another item opened) ends it, deciding nothing.
+    const dialog = byId<HTMLDialogElement>('release-dialog');
+    if (dialog.open) {
+      dialog.returnValue = '';
+      dialog.close();
+    }
     this.setPending(undefined);
     const held = item.state === 'quarantined' || item.state === 'blocked';
     byId('decide-fields').hidden = !held;
@@ -164,6 +175,7 @@ export class DecideForm {
     );
     const dialog = byId<HTMLDialogElement>('release-dialog');
     dialog.returnValue = '';
+    this.asked = item;
     dialog.showModal();
     byId('release-cancel').focus();
   }
@@ -193,7 +205,10 @@ export class DecideForm {
     }
     sessionStorage.setItem(REVIEWER_KEY, by);
     byId<HTMLTextAreaElement>('note').value = '';
-    this.setPending(undefined);
+    // Decided: the form says so at once, so that nothing more is started on
+    // this item while the next one loads; an action started then would be
+    // taken on the next item, which the person has not read.
+    this.show({ ...item, state: result.decision.decision, decision: result.decision });
     // What goes wrong from here (opening the next item) is not a refusal of the decision taken.
     await this.handlers.decided(item, verb, result);
   }
