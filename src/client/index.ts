@@ -8,6 +8,9 @@
 // Publishing jobs.
 export { DEFAULT_JOB_OPTIONS, Publisher, type Published, type PublisherOptions } from '../queues/publisher.js';
 
+// What the publisher and the consumer connect with: an ioredis 5 or 6 connection, or where to open one.
+export type { ClientConnection, RedisClient, RedisTarget } from '../queues/connection.js';
+
 // Consuming events.
 export {
   EventConsumer,

@@ -17,6 +17,12 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
+import {
+  createConsumerConnection,
+  givenClient,
+  type ClientConnection,
+  type RedisTarget,
+} from '../queues/connection.js';
 import { EVENT_SCHEMAS, EVENT_TYPES, type EventDataOf, type EventType } from '../contracts/events.js';
 import { formatIssuesInline } from '../contracts/issues.js';
 import { CosciError } from '../errors.js';
@@ -74,9 +80,12 @@ export class EventConsumerError extends CosciError {
 export interface EventConsumerOptions<T extends EventType> {
   /**
    * A connection for this consumer alone: it blocks on it while it waits for
-   * entries, and `close()` quits it.
+   * entries, and `close()` quits it. An ioredis connection (ioredis 5 or 6, a
+   * `Redis` or a `Cluster`), or where to open one: a URL (`redis://` or
+   * `rediss://`, with credentials and database), or `{ url, cluster: true }`
+   * for a Redis Cluster.
    */
-  connection: Redis;
+  connection: ClientConnection;
   /** The event stream (`redis.events_stream`). @defaultValue 'cosci:events' */
   stream?: string;
   /** The consumer group: consumers of one group share the stream, each entry going to one of them. */
@@ -132,6 +141,18 @@ type RawEntry = [id: string, fields: string[] | null];
 /** How long to wait before trying again after Redis failed. */
 const RETRY_DELAY_MS = 1000;
 
+/**
+ * A connection of the consumer's own. A command fails after one reconnect,
+ * so that an outage is reported (EVENT_READ_FAILED) rather than waited out in
+ * silence; the connection itself reconnects until `close()`.
+ */
+function openOwn(target: RedisTarget | string): Redis {
+  const connection = createConsumerConnection(target);
+  // Reported where they matter: the read that failed goes to onError.
+  connection.on('error', () => undefined);
+  return connection;
+}
+
 function fieldMap(fields: string[]): Record<string, string> {
   const map: Record<string, string> = {};
   for (let i = 0; i + 1 < fields.length; i += 2) map[fields[i]!] = fields[i + 1]!;
@@ -168,7 +189,7 @@ export class EventConsumer<T extends EventType = EventType> {
   private wake: (() => void) | undefined;
 
   constructor(private readonly options: EventConsumerOptions<T>) {
-    this.redis = options.connection;
+    this.redis = givenClient(options.connection) ?? openOwn(options.connection as RedisTarget | string);
     this.stream = options.stream ?? 'cosci:events';
     this.group = options.group;
     this.consumer = options.consumer ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;

@@ -352,7 +352,7 @@ export function renderReviewPage(nonce: string): string {
 <tr><td><kbd>r</kbd></td><td>start releasing the open item: write the note, then <kbd>Ctrl</kbd>+<kbd>Enter</kbd>; you are asked to confirm</td></tr>
 <tr><td><kbd>c</kbd></td><td>start confirming the open item (it stays withheld): write the note, then <kbd>Ctrl</kbd>+<kbd>Enter</kbd></td></tr>
 <tr><td><kbd>/</kbd></td><td>go to the filters</td></tr>
-<tr><td><kbd>Esc</kbd></td><td>drop the action started; else back to the queue</td></tr>
+<tr><td><kbd>Esc</kbd></td><td>drop the draft (the action started and the note); else back to the queue</td></tr>
 <tr><td><kbd>?</kbd></td><td>this list</td></tr>
 </tbody>
 </table>

@@ -1,7 +1,8 @@
 /**
- * Redis connections. Only the composition roots (worker runtime, CLI,
- * publisher factory) open them. A target is a single node, or a Redis
- * Cluster reached through one or more of its nodes.
+ * Redis connections. Only the composition roots (worker runtime, CLI) and the
+ * client entry point's classes, for a connection of their own, open them. A
+ * target is a single node, or a Redis Cluster reached through one or more of
+ * its nodes.
  */
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { redisDatabase } from '../config/redis-url.js';
@@ -12,6 +13,36 @@ export interface RedisTarget {
   /** A node URL; for a cluster, node URLs separated by commas. */
   url: string;
   cluster?: boolean | undefined;
+}
+
+/**
+ * A connection handed to the client entry point (`Publisher`,
+ * `EventConsumer`): an ioredis `Redis` or `Cluster`, of ioredis 5 or 6. It is
+ * typed by the few members every such client has, not by this package's own
+ * ioredis: TypeScript never takes a class of one copy of ioredis for the same
+ * class of another, so a user's ioredis 6 connection would not type-check
+ * against this package's ioredis 5. At run time the client uses it as an
+ * ioredis 5 connection; ioredis 6 answers the commands it sends the same way
+ * (its default `replyMapping`, "legacy", keeps RESP2's reply shapes), which
+ * test/client/package.test.ts checks with ioredis 6 installed.
+ */
+export interface RedisClient {
+  readonly status: string;
+  connect(): Promise<void>;
+  disconnect(reconnect?: boolean): void;
+  quit(): Promise<unknown>;
+  duplicate(...args: never[]): unknown;
+  call(command: string, ...args: Array<string | number | Buffer>): Promise<unknown>;
+}
+
+/** What the client entry point accepts: a connection, or where to open one of its own. */
+export type ClientConnection = RedisClient | RedisTarget | string;
+
+/** The connection given, or undefined when `connection` says where to open one. */
+export function givenClient(connection: ClientConnection): Redis | undefined {
+  if (typeof connection === 'string' || !('duplicate' in connection)) return undefined;
+  // See RedisClient: any ioredis 5 or 6 client, used as ioredis 5's type.
+  return connection as unknown as Redis;
 }
 
 function clusterNodes(url: string): Array<{ host: string; port: number }> {
@@ -134,4 +165,14 @@ export function createFailFastConnection(target: RedisTarget | string, options: 
     everReady = true;
   });
   return connection;
+}
+
+/**
+ * A connection for the event consumer (src/events/consumer.ts): it blocks on
+ * its reads, and a command fails after one reconnect instead of waiting for
+ * Redis without end, so that the consumer reports the outage; the connection
+ * itself goes on reconnecting.
+ */
+export function createConsumerConnection(target: RedisTarget | string, options: RedisOptions = {}): Redis {
+  return connect(target, { maxRetriesPerRequest: 1, ...options });
 }

@@ -10,6 +10,14 @@
 import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 import {
+  createBlockingConnection,
+  createFailFastConnection,
+  givenClient,
+  type ClientConnection,
+  type RedisClient,
+  type RedisTarget,
+} from './connection.js';
+import {
   goalJobId,
   hypothesisJobId,
   reportJobId,
@@ -37,7 +45,17 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
 };
 
 export interface PublisherOptions {
-  connection: Redis;
+  /**
+   * Where to publish. An ioredis connection (ioredis 5 or 6, a `Redis` or a
+   * `Cluster`), which `close()` leaves open. Or where to connect, for a
+   * connection of the publisher's own, which `close()` closes: a URL
+   * (`redis://` or `rediss://`, with credentials and database), or
+   * `{ url, cluster: true }` for a Redis Cluster (node URLs separated by
+   * commas). The publisher's own connection fails a call at once, with
+   * PUBLISH_FAILED, while Redis is away; one that never reached Redis gives
+   * up after a few tries, and the next call opens a new one.
+   */
+  connection: ClientConnection;
   /** BullMQ key prefix. @defaultValue 'bull' */
   prefix?: string;
   /**
@@ -49,7 +67,7 @@ export interface PublisherOptions {
    */
   keyPrefix?: string;
   /** A connection factory for the QueueEvents that waiting needs (a blocking one). */
-  blockingConnection?: () => Redis;
+  blockingConnection?: () => RedisClient;
 }
 
 export interface Published {
@@ -125,17 +143,47 @@ export class Publisher {
   private readonly queueEvents = new Map<QueueName, QueueEvents>();
   private readonly eventsConnections: Redis[] = [];
   private readonly prefix: string;
+  /** Where the publisher's own connection goes; undefined when it was given one. */
+  private readonly target: RedisTarget | string | undefined;
+  private connection: Redis;
+  private closed = false;
   private readonly keyPrefix: string;
 
   constructor(private readonly options: PublisherOptions) {
     this.prefix = options.prefix ?? 'bull';
     this.keyPrefix = options.keyPrefix ?? 'cosci';
+    const given = givenClient(options.connection);
+    this.target = given ? undefined : (options.connection as RedisTarget | string);
+    this.connection = given ?? this.open();
+  }
+
+  /** A connection of the publisher's own, as `cosci-safety publish` has. */
+  private open(): Redis {
+    const connection = createFailFastConnection(this.target!);
+    // ioredis prints errors nobody listens to; the call that needed Redis rejects with them.
+    connection.on('error', ignoreEmitted);
+    return connection;
+  }
+
+  /**
+   * The connection to publish on. An own connection that gave up (it never
+   * reached Redis) is replaced, and the queues on it with it: BullMQ never
+   * retries a connection that failed before it was ready.
+   */
+  private current(): Redis {
+    if (this.target !== undefined && !this.closed && this.connection.status === 'end') {
+      for (const q of this.queues.values()) void q.close().catch(ignoreEmitted);
+      this.queues.clear();
+      this.connection = this.open();
+    }
+    return this.connection;
   }
 
   queue(name: QueueName): Queue {
+    const connection = this.current();
     let q = this.queues.get(name);
     if (!q) {
-      q = new Queue(name, { connection: this.options.connection as ConnectionOptions, prefix: this.prefix });
+      q = new Queue(name, { connection: connection as ConnectionOptions, prefix: this.prefix });
       q.on('error', ignoreEmitted);
       this.queues.set(name, q);
     }
@@ -283,7 +331,7 @@ export class Publisher {
   private async events(name: QueueName): Promise<QueueEvents> {
     let events = this.queueEvents.get(name);
     if (!events) {
-      const connection = this.options.blockingConnection?.() ?? duplicateForBlocking(this.options.connection);
+      const connection = (this.options.blockingConnection?.() as Redis | undefined) ?? this.openBlocking();
       this.eventsConnections.push(connection);
       events = new QueueEvents(name, { connection: connection as ConnectionOptions, prefix: this.prefix });
       events.on('error', ignoreEmitted);
@@ -293,10 +341,28 @@ export class Publisher {
     return events;
   }
 
+  /**
+   * A connection for QueueEvents, which connects a duplicate of it: lazy for
+   * the publisher's own target (it never opens a socket itself), else like
+   * the connection given.
+   */
+  private openBlocking(): Redis {
+    if (this.target === undefined) return duplicateForBlocking(this.connection);
+    const connection = createBlockingConnection(this.target, { lazyConnect: true });
+    connection.on('error', ignoreEmitted);
+    return connection;
+  }
+
+  /**
+   * Closes the queues and the event listeners the publisher opened, and its
+   * own connection; a connection it was given stays open.
+   */
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     await Promise.all([...this.queueEvents.values()].map((e) => e.close()));
     // BullMQ leaves connections it was given open; these are ours.
     for (const connection of this.eventsConnections) connection.disconnect();
+    if (this.target !== undefined) this.connection.disconnect();
   }
 }

@@ -1,68 +1,54 @@
 /**
  * `cosci-safety/client` as a user gets it: the project packed with `npm pack`
- * (whose prepack script builds dist/), installed into a scratch folder, then
- * imported from plain JavaScript against real Redis and type-checked from
- * TypeScript, with the snippets of docs/contract.md and README.md.
- *
- * Installing a tarball means unpacking it into node_modules/<name> and
- * installing the dependencies it declares. The test does the first with tar
- * and the second by linking each declared dependency to the project's own
- * installed copy: the versions of the lockfile, no registry, no cache, a
- * second instead of a 140 MB copy. A file left out of "files", a missing
- * "exports" entry, a dependency declared only for development, or a
- * declaration file pointing at something unshipped fails here as it would
- * for a user.
+ * and installed with npm from its tarball into a fresh project that has
+ * ioredis 6 of its own, what `npm i ioredis` installs today
+ * (test/support/fresh-project.ts); then imported from plain JavaScript
+ * against real Redis, with the project's ioredis 6 connections, and
+ * type-checked from TypeScript. A file left out of "files", a missing
+ * "exports" entry, a dependency declared only for development, a declaration
+ * file pointing at something unshipped, or a type that takes only this
+ * package's own ioredis fails here as it would for a user. The snippets of
+ * the docs are type-checked and run in test/docs/snippets.test.ts.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/contracts/events.js';
+import { freshProject, IOREDIS_6, ROOT } from '../support/fresh-project.js';
 import { deleteKeys, REDIS_URL, testRedis, uniqueName } from '../support/redis.js';
 
 const run = promisify(execFile);
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-let scratch: string;
+let project: string;
+let work: string;
 const redis = testRedis();
 const prefix = uniqueName('pack');
 
 beforeAll(async () => {
-  scratch = mkdtempSync(join(tmpdir(), 'cosci-pack-'));
-  await run(npm, ['pack', '--silent', '--pack-destination', scratch], { cwd: root, maxBuffer: 16 << 20 });
-  const tarball = readdirSync(scratch).find((f) => f.endsWith('.tgz'));
-  if (!tarball) throw new Error(`npm pack left no tarball in ${scratch}`);
-
-  const installed = join(scratch, 'node_modules', 'cosci-safety');
-  mkdirSync(installed, { recursive: true });
-  await run('tar', ['-xzf', join(scratch, tarball), '-C', installed, '--strip-components=1']);
-  const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
-    dependencies: Record<string, string>;
-  };
-  for (const dependency of Object.keys(manifest.dependencies)) {
-    const link = join(scratch, 'node_modules', dependency);
-    mkdirSync(dirname(link), { recursive: true });
-    symlinkSync(join(root, 'node_modules', dependency), link, 'dir');
-  }
-  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
-}, 120_000);
+  const fresh = await freshProject();
+  project = fresh.dir;
+  work = fresh.workspace('client');
+}, 420_000);
 
 afterAll(async () => {
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  if (work) rmSync(work, { recursive: true, force: true });
   await deleteKeys(redis, prefix);
   redis.disconnect();
 });
 
 const USE_FROM_JS = `
+import { createRequire } from 'node:module';
 import { Redis } from 'ioredis';
 import { EVENT_TYPES, EventConsumer, HypothesisSavedSchema, Publisher, QUEUES } from 'cosci-safety/client';
 
 const [url, prefix] = process.argv.slice(2);
 const out = {};
+// The project's ioredis, whose connections this script hands the client, and the package's own.
+const require = createRequire(import.meta.url);
+out.ioredis = require('ioredis/package.json').version;
+out.ownIoredis = createRequire(require.resolve('cosci-safety/package.json'))('ioredis/package.json').version;
 out.parsed = HypothesisSavedSchema.parse({ hypothesisId: 'h-1', text: 'Kinase X phosphorylates Y.' });
 out.queues = Object.keys(QUEUES);
 out.eventTypes = EVENT_TYPES.length;
@@ -79,6 +65,11 @@ try {
 }
 await publisher.close();
 
+// A publisher of its own connection, from a URL: close() closes it too.
+const own = new Publisher({ connection: url, prefix: prefix + '-bull' });
+out.own = await own.publishHypothesisSaved({ hypothesisId: 'h-1', text: 'Kinase X.', revision: 1 });
+await own.close();
+
 const stream = prefix + ':events';
 const received = [];
 const consumer = new EventConsumer({
@@ -90,11 +81,15 @@ const consumer = new EventConsumer({
   handle: (event) => void received.push(event),
 });
 await consumer.start();
+const urlConsumer = new EventConsumer({ connection: url, stream, group: 'js-url', blockMs: 100, types: ['review_verified'],
+  handle: (event) => void received.push(event) });
+await urlConsumer.start();
 const data = { reviewId: 'r-1', hypothesisId: 'h-1', revision: 0, skipped: false, total: 1,
   counts: { ok: 1, unverified: 0, fetch_failed: 0 } };
 await connection.xadd(stream, '*', 'type', 'review_verified', 'eventId', 'review_verified/r-1/r0', 'data', JSON.stringify(data));
-while (received.length === 0) await new Promise((r) => setTimeout(r, 20));
+while (received.length < 2) await new Promise((r) => setTimeout(r, 20));
 await consumer.close();
+await urlConsumer.close();
 out.received = received;
 
 try {
@@ -104,10 +99,11 @@ try {
 }
 connection.disconnect();
 console.log(JSON.stringify(out));
+// Nothing is left open: the process ends by itself.
 `;
 
 const USE_FROM_TS = `
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import {
   EventConsumer,
   Publisher,
@@ -120,7 +116,13 @@ import {
   type ResultOf,
 } from 'cosci-safety/client';
 
+// An ioredis 6 connection, a Cluster of it, or where to connect.
 const publisher = new Publisher({ connection: new Redis() });
+void new Publisher({ connection: new Cluster([{ host: '127.0.0.1', port: 7000 }]) });
+void new Publisher({ connection: 'redis://127.0.0.1:6379' });
+void new Publisher({ connection: { url: 'redis://127.0.0.1:7000,redis://127.0.0.1:7001', cluster: true } });
+// @ts-expect-error not a connection
+void new Publisher({ connection: 6379 });
 const input: HypothesisSavedInput = { hypothesisId: 'h-1', text: 'x' };
 void publisher.publishHypothesisSaved(input);
 // @ts-expect-error a hypothesis needs its text
@@ -161,19 +163,14 @@ export type Checks = [
 ];
 `;
 
-/** The TypeScript snippets of a doc that import the client, each a module of its own. */
-function docSnippets(file: string): string[] {
-  const text = readFileSync(join(root, file), 'utf8');
-  return [...text.matchAll(/```ts\n([\s\S]*?)```/g)]
-    .map((m) => m[1]!)
-    .filter((s) => s.includes("'cosci-safety/client'"));
-}
-
-describe('the cosci-safety/client entry point, installed from the packed tarball', () => {
+describe('the cosci-safety/client entry point, installed from the packed tarball beside ioredis 6', () => {
   it('works from plain JavaScript: publishes, consumes, and keeps the internals private', async () => {
-    writeFileSync(join(scratch, 'use.mjs'), USE_FROM_JS);
-    const { stdout } = await run(process.execPath, ['use.mjs', REDIS_URL, prefix], { cwd: scratch });
+    writeFileSync(join(work, 'use.mjs'), USE_FROM_JS);
+    // A bound far above the second it takes: a connection left open would keep it running.
+    const { stdout } = await run(process.execPath, ['use.mjs', REDIS_URL, prefix], { cwd: work, timeout: 60_000 });
     const out = JSON.parse(stdout) as Record<string, unknown>;
+    expect(out.ioredis).toBe(IOREDIS_6.split('@')[1]);
+    expect(out.ownIoredis).toMatch(/^5\./);
     expect(out.parsed).toEqual({ hypothesisId: 'h-1', text: 'Kinase X phosphorylates Y.', revision: 0 });
     expect(out.queues).toEqual(['hypothesis.saved', 'goal.submitted', 'review.recorded', 'report.finalized']);
     // The packed entry point knows every event type of the sources.
@@ -182,20 +179,21 @@ describe('the cosci-safety/client entry point, installed from the packed tarball
     expect(out.second).toEqual({ jobId: 'hypothesis.h-1.r1', created: false });
     expect(out.jobData).toEqual({ hypothesisId: 'h-1', text: 'Kinase X.', revision: 1 });
     expect(out.rejected).toBe('PAYLOAD_INVALID');
-    expect(out.received).toEqual([
-      expect.objectContaining({ type: 'review_verified', eventId: 'review_verified/r-1/r0', redelivered: false }),
-    ]);
+    expect(out.own).toEqual({ jobId: 'hypothesis.h-1.r1', created: false });
+    // Each consumer, of its group, got the event: the one on an ioredis 6 connection and the one on a URL.
+    const event = expect.objectContaining({
+      type: 'review_verified',
+      eventId: 'review_verified/r-1/r0',
+      redelivered: false,
+    });
+    expect(out.received).toEqual([event, event]);
     expect(out.deepImport).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
   });
 
-  it('type-checks from TypeScript, with the snippets of the docs', async () => {
-    const snippets = [...docSnippets('docs/contract.md'), ...docSnippets('README.md')];
-    // The publisher and the consumer in the contract, the publisher in the README.
-    expect(snippets.length).toBeGreaterThanOrEqual(3);
-    snippets.forEach((s, i) => writeFileSync(join(scratch, `doc-${i}.ts`), s));
-    writeFileSync(join(scratch, 'use.ts'), USE_FROM_TS);
+  it('type-checks from TypeScript, with ioredis 6 connections', async () => {
+    writeFileSync(join(work, 'use.ts'), USE_FROM_TS);
     writeFileSync(
-      join(scratch, 'tsconfig.json'),
+      join(work, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: {
           target: 'ES2022',
@@ -209,13 +207,13 @@ describe('the cosci-safety/client entry point, installed from the packed tarball
           // the @ts-expect-error lines of use.ts catch.
           skipLibCheck: true,
           types: ['node'],
-          typeRoots: [join(root, 'node_modules', '@types')],
+          typeRoots: [join(ROOT, 'node_modules', '@types')],
         },
         include: ['*.ts'],
       }),
     );
-    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    const result = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: scratch }).then(
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: work }).then(
       () => ({ code: 0, output: '' }),
       (err: { code: number; stdout: string }) => ({ code: err.code, output: err.stdout }),
     );
@@ -224,11 +222,11 @@ describe('the cosci-safety/client entry point, installed from the packed tarball
   });
 
   it('installs the command, which answers --version with the package version and --help with its usage', async () => {
-    const installed = join(scratch, 'node_modules', 'cosci-safety');
+    const installed = join(project, 'node_modules', 'cosci-safety');
     const { version } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string };
     const main = join(installed, 'dist', 'cli', 'main.js');
-    expect((await run(process.execPath, [main, '--version'], { cwd: scratch })).stdout).toBe(`${version}\n`);
-    expect((await run(process.execPath, [main, 'events', '--help'], { cwd: scratch })).stdout).toMatch(
+    expect((await run(process.execPath, [main, '--version'], { cwd: work })).stdout).toBe(`${version}\n`);
+    expect((await run(process.execPath, [main, 'events', '--help'], { cwd: work })).stdout).toMatch(
       /^cosci-safety events tail/,
     );
   });

@@ -128,6 +128,10 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
   const activeId = (page: Page) => page.evaluate<string | undefined>('document.activeElement?.id');
   const focusedRow = (page: Page) =>
     page.evaluate<string | undefined>('document.activeElement?.closest("tr")?.dataset.id');
+  /** Takes the test's own items out of the queue, which the other tests read. */
+  async function decideAway(...ids: string[]): Promise<void> {
+    for (const hypothesisId of ids) await review.decide('confirmed', { hypothesisId, by: 'Test', note: 'done' });
+  }
   const scrollWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
 
   async function axe(page: Page): Promise<string[]> {
@@ -281,7 +285,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     expect(await page.locator('#last-decision').textContent()).toMatch(
       new RegExp(`^Decided: Released p-000 revision 1 by Dr Ada Lovelace at .* UTC\\. Audit entry ${entryId}\\.`),
     );
-    expect(await page.locator('#status').textContent()).toContain('Opened the next: p-001.');
+    await poll(() => page.locator('#status').textContent()).toContain('Opened the next: p-001.');
     await poll(() => page.locator('#detail-h').textContent()).toBe(specs[1]!.title);
     expect(await row(page, 'p-000').getAttribute('class')).toBe('decided');
     expect(await row(page, 'p-000').locator('.c-verdict').textContent()).toMatch(/^releasedby Dr Ada Lovelace/);
@@ -314,9 +318,9 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await page.keyboard.press('Escape');
     await poll(() => dialog.isVisible()).toBe(false);
     expect((await review.show('p-002')).state).toBe(specs[2]!.state);
-    // Esc again drops the release started; once more goes back to the queue, on the open row.
+    // Esc again drops the release started, and its note; once more goes back to the queue, on the open row.
     await page.keyboard.press('Escape');
-    expect(await page.locator('#status').textContent()).toBe('Nothing decided.');
+    expect(await page.locator('#status').textContent()).toBe('Nothing decided: the note is cleared.');
     await page.keyboard.press('Escape');
     expect(await focusedRow(page)).toBe('p-002');
 
@@ -332,6 +336,135 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     // The token stays out of the address bar and out of cookies.
     expect(page.url()).not.toContain(REVIEW_TOKEN);
     expect(await page.context().cookies()).toEqual([]);
+  });
+
+  it('opens the item that a #item= link names when it is followed in the same tab', async () => {
+    await classify(h, 'nav-a', RISKY, 'Navigated to A');
+    await classify(h, 'nav-b', RISKY, 'Navigated to B');
+    const page = await open();
+    await signIn(page, '#item=nav-a');
+    await poll(() => page.locator('#detail-h').textContent()).toBe('Navigated to A');
+    await page.evaluate(`window.location.hash = '#item=nav-b'`);
+    await poll(() => page.locator('#detail-h').textContent()).toBe('Navigated to B');
+    expect(page.url()).toMatch(/#item=nav-b$/);
+    // Back in the tab's history is a link followed too.
+    await page.goBack();
+    await poll(() => page.locator('#detail-h').textContent()).toBe('Navigated to A');
+    await decideAway('nav-a', 'nav-b');
+  });
+
+  it('puts the cursor in the note on r and c, also before the name is written', async () => {
+    await classify(h, 'keys-a', RISKY, 'Started from the keyboard');
+    // A new tab: no name remembered yet.
+    const page = await open();
+    await signIn(page, '#item=keys-a');
+    await poll(() => page.locator('#detail-h').textContent()).toBe('Started from the keyboard');
+    expect(await page.getByLabel('Your name').inputValue()).toBe('');
+    await page.locator('#detail-h').focus();
+    await page.keyboard.press('c');
+    expect(await activeId(page)).toBe('note');
+    // The status line says the name is needed too; deciding without it takes the person there.
+    expect(await page.locator('#status').textContent()).toContain('your name');
+    await page.keyboard.type('needs the board');
+    await page.keyboard.press('Control+Enter');
+    expect(await activeId(page)).toBe('reviewer');
+    expect((await review.show('keys-a')).history).toEqual([]);
+    await page.locator('#detail-h').focus();
+    await page.keyboard.press('r');
+    expect(await activeId(page)).toBe('note');
+    await decideAway('keys-a');
+  });
+
+  it('drops the draft on Esc, the action started and the note written, and keeps a note to its item', async () => {
+    await classify(h, 'draft-a', RISKY, 'Drafted on A');
+    await classify(h, 'draft-b', RISKY, 'Drafted on B');
+    const page = await open();
+    await signIn(page, '#item=draft-a');
+    await poll(() => page.locator('#detail-h').textContent()).toBe('Drafted on A');
+    await page.getByLabel('Your name').fill('Dr Ada Lovelace');
+    await page.locator('#detail-h').focus();
+    await page.keyboard.press('r');
+    await page.keyboard.type('released in a hurry');
+    await page.keyboard.press('Escape');
+    expect(await page.getByLabel('Why (a note for the audit trail)').inputValue()).toBe('');
+    expect(await page.locator('#status').textContent()).toBe('Nothing decided: the note is cleared.');
+    expect(await page.locator('#release').getAttribute('class')).not.toContain('chosen');
+    // The item stays open; the next Esc goes back to the queue.
+    expect(await page.locator('#detail-h').textContent()).toBe('Drafted on A');
+
+    // A note written for one item is not there when another opens.
+    await page.getByLabel('Why (a note for the audit trail)').fill('written for A');
+    await page.getByLabel('Look up a hypothesis by id (decided ones too)').fill('draft-b');
+    await page.getByRole('button', { name: 'Show', exact: true }).click();
+    await poll(() => page.locator('#detail-h').textContent()).toBe('Drafted on B');
+    expect(await page.getByLabel('Why (a note for the audit trail)').inputValue()).toBe('');
+    // The name stays: it is the reviewer's, not the item's.
+    expect(await page.getByLabel('Your name').inputValue()).toBe('Dr Ada Lovelace');
+    expect((await review.show('draft-a')).history).toEqual([]);
+    await decideAway('draft-a', 'draft-b');
+  });
+
+  it('after a decision, names the item decided, not the next one, and takes nothing more before the next shows', async () => {
+    await classify(h, 'next-a', RISKY, 'Decided first');
+    const page = await open();
+    await signIn(page, '#item=next-a');
+    await poll(() => page.locator('#detail-h').textContent()).toBe('Decided first');
+    // The next item is slow to come.
+    let arrive!: () => void;
+    const gate = new Promise<void>((resolve) => (arrive = resolve));
+    await page.route(/\/review\/api\/items\/p-\d+$/, async (route) => {
+      await gate;
+      await route.continue();
+    });
+    await page.getByLabel('Your name').fill('Dr Ada Lovelace');
+    await page.getByLabel('Why (a note for the audit trail)').fill('kept held: dual use');
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await poll(() => page.locator('#status').textContent()).toContain('Confirmed next-a revision 1');
+    // Meanwhile the reviewer starts a release from the keyboard, the decided item still on screen.
+    await page.locator('#detail-h').focus();
+    await page.keyboard.press('r');
+    await page.keyboard.type('this one is fine');
+    await page.keyboard.press('Control+Enter');
+    // The decided item offers nothing more: no question about it whose answer would go to the next item.
+    expect(await page.locator('#release-dialog').isVisible()).toBe(false);
+    expect(await page.locator('#decide-closed').textContent()).toMatch(/^Revision 1 was confirmed by Dr Ada Lovelace/);
+    arrive();
+    await poll(() => page.locator('#detail-h').textContent()).not.toBe('Decided first');
+    const nextTitle = (await page.locator('#detail-h').textContent())!;
+    const nextId = decodeURIComponent(new URL(page.url()).hash.replace(/^#item=/, ''));
+    const banner = (await page.locator('#last-decision').textContent())!;
+    expect(banner).toMatch(/^Decided: Confirmed Decided first \(next-a, revision 1\) by Dr Ada Lovelace at /);
+    expect(banner).not.toContain(nextId);
+    expect(banner).not.toContain(nextTitle);
+    expect((await review.show('next-a')).state).toBe('confirmed');
+    expect((await review.show(nextId)).history).toEqual([]);
+  });
+
+  it('releases only the revision the confirmation restated: a newer one arriving meanwhile closes the question', async () => {
+    await classify(h, 'swap-a', `${RISKY} first text`, 'Asked about revision 1');
+    const page = await open();
+    await signIn(page, '#item=swap-a');
+    await poll(() => page.locator('#detail-h').textContent()).toBe('Asked about revision 1');
+    await page.getByLabel('Your name').fill('Dr Ada Lovelace');
+    await page.getByLabel('Why (a note for the audit trail)').fill('revision 1 is harmless');
+    await page.getByRole('button', { name: 'Release…' }).click();
+    const dialog = page.locator('#release-dialog');
+    await poll(() => dialog.isVisible()).toBe(true);
+    expect(await page.locator('#release-text').textContent()).toContain('first text');
+
+    // A new revision, with other text, is held while the question is open; the page shows it.
+    await classify(h, 'swap-a', `${RISKY} second text, never shown in the question`, 'Revision 2', 2);
+    await poll(() => page.locator('#detail-meta').textContent()).toContain('revision 2');
+    // The question about revision 1 is gone: nothing is released that it did not show.
+    await poll(() => dialog.isVisible()).toBe(false);
+    expect(await page.locator('#item-notice').textContent()).toBe('Revision 2 arrived and is held: it is shown now.');
+    // Nor does the note written for revision 1 stay for revision 2.
+    expect(await page.getByLabel('Why (a note for the audit trail)').inputValue()).toBe('');
+    const shown = await review.show('swap-a');
+    expect(shown.revision).toBe(2);
+    expect(shown.state).toBe('quarantined');
+    expect(shown.history).toEqual([]);
+    await decideAway('swap-a');
   });
 
   it("shows another reviewer's decision and new held items without a reload", async () => {
@@ -515,9 +648,8 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     expect(await page.locator('#queue-pane').isVisible()).toBe(true);
     expect(await focusedRow(page)).toBe('p-002');
 
+    // A link to the item, followed in this tab, opens it.
     await page.evaluate(`window.location.hash = ${JSON.stringify(`#item=${long}`)}`);
-    await page.getByLabel('Look up a hypothesis by id (decided ones too)').fill(long);
-    await page.getByRole('button', { name: 'Show', exact: true }).click();
     await poll(() => page.locator('#detail-h').textContent()).toBe(`A title ${'without-any-break-'.repeat(10)}`);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
     // Each field has a label of its own (<label for>).

@@ -154,6 +154,16 @@ function startLive(): void {
   });
 }
 
+/** The id that the address's `#item=<id>` names, if it names one. */
+function linkedId(): string | undefined {
+  const match = /^#item=(.+)$/.exec(window.location.hash);
+  try {
+    return match ? decodeURIComponent(match[1]!) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function start(): Promise<void> {
   await queue.reload();
   byId('signin').hidden = true;
@@ -161,17 +171,20 @@ async function start(): Promise<void> {
   byId('signout').hidden = false;
   say('Signed in.');
   startLive();
-  const match = /^#item=(.+)$/.exec(window.location.hash);
-  let id: string | undefined;
-  try {
-    id = match ? decodeURIComponent(match[1]!) : undefined;
-  } catch {
-    id = undefined;
-  }
+  const id = linkedId();
   if (id) await openItem(id, true);
   else if (queue.ids()[0]) queue.focusRow(queue.ids()[0]!);
   else byId('queue-h').focus();
 }
+
+// A link to an item followed in this tab (or Back to one) opens it: the page
+// must never show one item while the address names another. Signed out, the
+// sign-in opens it. openItem's own replaceState fires no hashchange.
+window.addEventListener('hashchange', () => {
+  const id = linkedId();
+  if (!id || byId('app').hidden || id === shown?.hypothesisId) return;
+  run(() => openItem(id, true));
+});
 
 // Keyboard: single keys, never while typing in a field or with a modifier.
 const TYPING = new Set(['INPUT', 'TEXTAREA', 'SELECT']);

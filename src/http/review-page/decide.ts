@@ -30,6 +30,8 @@ export class DecideForm {
   private busy = false;
   /** The action r or c started: Ctrl+Enter in the note takes it. */
   private pending: Verb | undefined;
+  /** The revision the release question restates: the only one its answer may release. */
+  private asked: ReviewItem | undefined;
 
   constructor(private readonly handlers: DecideHandlers) {
     byId('decide-form').addEventListener('submit', (event) => {
@@ -54,14 +56,27 @@ export class DecideForm {
     byId('confirm').addEventListener('click', () => void this.take('confirm'));
     byId('release-dialog').addEventListener('close', () => {
       const dialog = byId<HTMLDialogElement>('release-dialog');
-      if (dialog.returnValue === 'release') void this.send('release');
+      const asked = this.asked;
+      this.asked = undefined;
+      if (dialog.returnValue === 'release' && asked !== undefined && asked === this.item) void this.send('release');
       else byId('release').focus();
     });
   }
 
   /** The item to decide on; a held one shows the form, a decided one says who decided. */
   show(item: ReviewItem): void {
+    // A note is written for one revision: it never carries over to another item.
+    if (this.item?.hypothesisId !== item.hypothesisId || this.item.revision !== item.revision) {
+      byId<HTMLTextAreaElement>('note').value = '';
+    }
     this.item = item;
+    // The release question restates one revision; another shown meanwhile (a
+    // newer one arrived, another item opened) ends it, deciding nothing.
+    const dialog = byId<HTMLDialogElement>('release-dialog');
+    if (dialog.open) {
+      dialog.returnValue = '';
+      dialog.close();
+    }
     this.setPending(undefined);
     const held = item.state === 'quarantined' || item.state === 'blocked' || item.state === 'conflict';
     byId('decide-fields').hidden = !held;
@@ -89,27 +104,37 @@ export class DecideForm {
     return this.item?.hypothesisId === id;
   }
 
-  /** r or c: the form with that action chosen, the cursor where the person has to write. */
+  /**
+   * r or c: the form with that action chosen, the cursor in the note, which
+   * every decision needs; a missing name is asked for in the status line, and
+   * deciding without it takes the person to it.
+   */
   start(verb: Verb): void {
     if (!this.item || byId('decide-fields').hidden) {
       this.handlers.say(this.item ? 'This revision is not held: nothing to decide.' : 'Open an item first (Enter).');
       return;
     }
     this.setPending(verb);
-    const reviewer = byId<HTMLInputElement>('reviewer');
-    (reviewer.value.trim() ? byId('note') : reviewer).focus();
+    byId('note').focus();
+    const name = byId<HTMLInputElement>('reviewer').value.trim() ? '' : ' Fill in your name too (the field before).';
     this.handlers.say(
-      verb === 'release'
+      (verb === 'release'
         ? 'Release: write why, then Ctrl+Enter (or press Release). You will be asked to confirm.'
-        : 'Confirm: write why, then Ctrl+Enter (or press Confirm).',
+        : 'Confirm: write why, then Ctrl+Enter (or press Confirm).') + name,
     );
   }
 
-  /** Escape: the action started with r or c is dropped; says whether there was one. */
+  /**
+   * Escape: the draft is dropped, the action started with r or c and the
+   * note written, so that neither is taken by a later Ctrl+Enter; says
+   * whether there was one. The name stays: it is the reviewer's.
+   */
   cancel(): boolean {
-    const had = this.pending !== undefined;
+    const note = byId<HTMLTextAreaElement>('note');
+    const had = this.pending !== undefined || note.value !== '';
     this.setPending(undefined);
-    if (had) this.handlers.say('Nothing decided.');
+    note.value = '';
+    if (had) this.handlers.say('Nothing decided: the note is cleared.');
     return had;
   }
 
@@ -152,6 +177,7 @@ export class DecideForm {
     );
     const dialog = byId<HTMLDialogElement>('release-dialog');
     dialog.returnValue = '';
+    this.asked = item;
     dialog.showModal();
     byId('release-cancel').focus();
   }
@@ -181,7 +207,10 @@ export class DecideForm {
     }
     sessionStorage.setItem(REVIEWER_KEY, by);
     byId<HTMLTextAreaElement>('note').value = '';
-    this.setPending(undefined);
+    // Decided: the form says so at once, so that nothing more is started on
+    // this item while the next one loads; an action started then would be
+    // taken on the next item, which the person has not read.
+    this.show({ ...item, state: result.decision.decision, decision: result.decision });
     // What goes wrong from here (opening the next item) is not a refusal of the decision taken.
     await this.handlers.decided(item, verb, result);
   }
