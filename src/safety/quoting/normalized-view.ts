@@ -246,6 +246,31 @@ PLAIN[0x09] = PLAIN[0x0a] = 1;
 PLAIN[AMP] = PLAIN[PERCENT] = PLAIN[BACKSLASH] = PLAIN[EQUALS] = 0;
 
 /**
+ * For each escape start, 1 for the ASCII units that may follow it in an
+ * escape or in a prefix of one (VIABLE); an escape start followed by
+ * anything else, and by no escape start, is a literal character, and the
+ * walks skip both regular expressions for it (`R & D`, `96% of`, `n = 30`).
+ */
+const CONTINUES = new Map<number, Uint8Array>();
+for (const [start, chars] of [
+  [AMP, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789#;'],
+  [PERCENT, '0123456789ABCDEFabcdefuU'],
+  [BACKSLASH, '0123456789ABCDEFabcdefuUxX{'],
+  [EQUALS, '0123456789ABCDEF'],
+] as const) {
+  const table = new Uint8Array(128);
+  for (const ch of chars) table[ch.charCodeAt(0)] = 1;
+  for (const c of [AMP, PERCENT, BACKSLASH, EQUALS]) table[c] = 1;
+  CONTINUES.set(start, table);
+}
+
+/** False when the escape start at `i` can neither begin an escape nor nest one: it reads as itself. */
+function mayEscape(text: string, i: number, c: number): boolean {
+  const next = text.charCodeAt(i + 1);
+  return next < 128 && CONTINUES.get(c)![next] === 1;
+}
+
+/**
  * True when the escape (or escape start) at `i` may be one layer of a nested
  * escape: it decodes to an escape start (`&#38;lt;`, `%26lt;`, `&#37;3C`), or
  * a later escape start that decodes may continue it (`&%2360;`, `%26%2360%3B`).
@@ -254,7 +279,16 @@ PLAIN[AMP] = PLAIN[PERCENT] = PLAIN[BACKSLASH] = PLAIN[EQUALS] = 0;
  * fast path.
  */
 function mayNest(text: string, i: number, decoded: [number, number] | undefined): boolean {
-  if (decoded !== undefined && isEscapeStart(decoded[0])) return true;
+  if (decoded !== undefined && isEscapeStart(decoded[0])) {
+    // What it decodes to, and the text after it, may spell another escape; `AT&amp;T` does not.
+    const after = i + decoded[1];
+    const spelt = String.fromCharCode(decoded[0]) + text.slice(after, after + NEST_LOOKAHEAD);
+    if (decodeEscapeAt(spelt, 0) !== undefined) return true;
+    VIABLE.lastIndex = 0;
+    if (VIABLE.test(spelt) && decodeEscapeAt(text, after + VIABLE.lastIndex - 1) !== undefined) return true;
+  }
+  // Two escape starts in a row: the second cannot begin an escape (none holds one after its first character).
+  if (isEscapeStart(text.charCodeAt(i + 1)) && isEscapeStart(text.charCodeAt(i + 2))) return false;
   VIABLE.lastIndex = i;
   if (!VIABLE.test(text)) return false;
   return decodeEscapeAt(text, VIABLE.lastIndex) !== undefined;
@@ -356,15 +390,17 @@ function fold(text: string): ViewBuffer {
     if (c < 128) {
       let u = ASCII_VIEW[c]!;
       let width = 1;
-      if (u === ESCAPE_START) {
+      if (u === ESCAPE_START && mayEscape(text, i, c)) {
         const decoded = decodeEscapeAt(text, i);
-        if (mayNest(text, i, decoded)) return deepView(text, undefined).buffer!;
+        if (mayNest(text, i, decoded)) return deepView(text, undefined, true).buffer!;
         if (decoded !== undefined) {
           const [cp, length] = decoded;
           b.pushString(foldDecoded(cp), i, i + length);
           i += length;
           continue;
         }
+        u = c;
+      } else if (u === ESCAPE_START) {
         u = c;
       } else if (u === CR_START) {
         // CR LF is one line break: one LF in the view, spanning both.
@@ -412,7 +448,9 @@ function fold(text: string): ViewBuffer {
 }
 
 /** Units of the window deepView reads an escape in; doubled while a match may reach past it. */
-const DEEP_WINDOW = 40;
+const DEEP_WINDOW = 16;
+/** Characters after an escape that decodes to an escape start that mayNest reads. */
+const NEST_LOOKAHEAD = 64;
 
 /**
  * The view of a text whose escapes nest (mayNest): every escape decoded to a
@@ -426,12 +464,19 @@ const DEEP_WINDOW = 40;
  * give (a property test holds the two to it), which read one layer, left to
  * right, and are several times faster.
  */
-function deepView(text: string, keep: Uint8Array | undefined): { buffer?: ViewBuffer; scan: TextScan } {
+function deepView(
+  text: string,
+  keep: Uint8Array | undefined,
+  ranges: boolean,
+): { buffer?: ViewBuffer; scan: TextScan } {
   const n = text.length;
+  // The units, from `t` to the end: their code points, where each starts in
+  // the text (a unit ends where the next one starts: together they cover the
+  // text, in order), and whether each was decoded.
   const cps = new Int32Array(n + 1);
   const st = new Int32Array(n + 1);
-  const en = new Int32Array(n + 1);
   const dec = new Uint8Array(n + 1);
+  st[n] = n;
   let t = n;
   const windowAt = (length: number): string => {
     let w = '';
@@ -455,7 +500,6 @@ function deepView(text: string, keep: Uint8Array | undefined): { buffer?: ViewBu
       t--;
       cps[t] = cp;
       st[t] = j;
-      en[t] = i;
       dec[t] = 0;
     }
     i = j;
@@ -469,18 +513,20 @@ function deepView(text: string, keep: Uint8Array | undefined): { buffer?: ViewBu
         d = decodeEscapeAt(w, 0);
       }
       if (d === undefined) break;
+      // The units it spans become one, which starts where the first did.
       const from = st[t]!;
-      const to = en[t + d[1] - 1]!;
       t += d[1] - 1;
       cps[t] = d[0];
       st[t] = from;
-      en[t] = to;
       dec[t] = 1;
     }
   }
   // The units folded as the walks fold them.
-  const b = new ViewBuffer(n - t + 16);
-  let kept = '';
+  const b = ranges ? new ViewBuffer(n - t + 16) : undefined;
+  let units = new Uint16Array(ranges ? 0 : n - t + 16);
+  let k2 = 0;
+  let keptUnits = new Uint16Array(keep === undefined ? 0 : n - t + 16);
+  let s2 = 0;
   let invisible = false;
   for (let k = t; k < n; k++) {
     const cp = cps[k]!;
@@ -498,18 +544,32 @@ function deepView(text: string, keep: Uint8Array | undefined): { buffer?: ViewBu
       folded = foldCodePoint(cp);
       if (folded.length === 0 && isInvisibleCodePoint(cp)) invisible = true;
     }
-    b.pushString(folded, st[k]!, en[k]!);
-    if (keep !== undefined) {
-      for (let q = 0; q < folded.length; q++) {
-        const u = folded.charCodeAt(q);
-        if (u < 128) {
-          const upper = u >= 0x61 && u <= 0x7a ? u - 32 : u;
-          if (keep[upper] === 1) kept += String.fromCharCode(upper);
-        }
+    if (b !== undefined) b.pushString(folded, st[k]!, st[k + 1]!);
+    if (folded.length > 1) {
+      // A fold longer than one unit: make room for it and for one unit per unit left.
+      const need = k2 + folded.length + (n - k) + 16;
+      if (b === undefined && need > units.length) units = grown(units, need, k2);
+      if (keep !== undefined && need > keptUnits.length) keptUnits = grown(keptUnits, need, s2);
+    }
+    for (let q = 0; q < folded.length; q++) {
+      const u = folded.charCodeAt(q);
+      if (b === undefined) units[k2++] = u;
+      if (keep !== undefined && u < 128) {
+        const upper = u >= 0x61 && u <= 0x7a ? u - 32 : u;
+        if (keep[upper] === 1) keptUnits[s2++] = upper;
       }
     }
   }
-  return { buffer: b, scan: { view: b.text(), kept, invisible, aligned: false } };
+  const view = b !== undefined ? b.text() : unitsToString(units, k2);
+  const keptText = unitsToString(keptUnits, s2);
+  return { ...(b !== undefined ? { buffer: b } : {}), scan: { view, kept: keptText, invisible, aligned: false } };
+}
+
+/** A copy of the first `k` units of `units` in an array of at least `need` units. */
+function grown(units: Uint16Array, need: number, k: number): Uint16Array<ArrayBuffer> {
+  const out = new Uint16Array(Math.max(need, units.length * 2));
+  out.set(units.subarray(0, k));
+  return out;
 }
 
 /** What scanText finds in one pass over a text. */
@@ -561,6 +621,7 @@ export function scanText(text: string, keep?: Uint8Array): TextScan {
   let s = 0;
   let invisible = false;
   let aligned = true;
+  let nested = false;
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -595,8 +656,17 @@ export function scanText(text: string, keep?: Uint8Array): TextScan {
         i++;
         continue;
       }
+      if (!mayEscape(text, i, c)) {
+        units[k++] = c;
+        if (keep !== undefined && keep[c] === 1) kept[s++] = c;
+        i++;
+        continue;
+      }
       const decoded = decodeEscapeAt(text, i);
-      if (mayNest(text, i, decoded)) return deepView(text, keep).scan;
+      if (mayNest(text, i, decoded)) {
+        nested = true;
+        break;
+      }
       if (decoded === undefined) {
         units[k++] = c;
         if (keep !== undefined && keep[c] === 1) kept[s++] = c;
@@ -648,6 +718,7 @@ export function scanText(text: string, keep?: Uint8Array): TextScan {
     }
     i += width;
   }
+  if (nested) return deepView(text, keep, false).scan;
   return {
     view: unitsToString(units, k),
     kept: keep === undefined ? '' : unitsToString(kept, s),
@@ -669,5 +740,5 @@ export function buildView(text: string): NormalizedView {
 
 /** scanText's answer read from the end (deepView), whether or not the text nests; for the test that holds the two walks to one view. */
 export function deepScanText(text: string, keep?: Uint8Array): TextScan {
-  return deepView(text, keep).scan;
+  return deepView(text, keep, false).scan;
 }

@@ -105,7 +105,7 @@ const SQUASHED: Array<[PrefixKind, RegExp]> = [
  * `<system-reminder>`, `</function_results>`); and a role object of JSON,
  * YAML or TOML (`{"role": "system", ...}`, `- role: user`).
  */
-const LEAD = String.raw`^[\s>#*•·|_~-]*(?:\(?[0-9]{1,3}[.):\]]\s*)?(?:\*\*|__)?\s*`;
+const LEAD = String.raw`^[\s>#*•·|_~-]*(?:\(?[0-9]{1,3}[.)\]]\s*)?(?:\*\*|__)?\s*`;
 const ROLE_WORD = String.raw`(?:(?:NEW|UPDATED|IMPORTANT|REAL|TRUE|HIDDEN|SECRET|URGENT) ?)?(?:SYSTEM(?: ?(?:PROMPT|MESSAGE|NOTE|OVERRIDE|INSTRUCTIONS?))?|INSTRUCTIONS?|ASSISTANT|USER|DEVELOPER|HUMAN|ADMIN(?:ISTRATOR)?|OPERATOR|AI|CLAUDE|MODEL|CHATGPT|GPT|CHATBOT)(?:\*\*|__)? ?`;
 const DASH = '[-‐‑‒–—―−]{1,3}';
 const ROLE_TAGS = String.raw`SYSTEM(?:[-_ ]?(?:REMINDER|PROMPT|MESSAGE|INSTRUCTIONS?))?|USER(?:[-_ ]?(?:QUERY|INPUT|MESSAGE))?|ASSISTANT(?:[-_ ]?(?:RESPONSE|MESSAGE))?|HUMAN|DEVELOPER|INSTRUCTIONS?|FUNCTION[-_ ]?(?:RESULTS?|CALLS?)|FUNCTIONS|TOOL[-_ ]?(?:RESULTS?|USE|CALLS?|RESPONSE)`;
@@ -119,6 +119,11 @@ const ON_VIEW: Array<[PrefixKind, RegExp]> = [
   ['role_prefix', new RegExp(`(?:^|[^A-Z0-9_])ROLE["']? ?[:=] ?["']?(?:${ROLE_VALUES})["']? ?(?:[,}\\]]|$)`)],
 ];
 /** What sends a line to the ON_VIEW patterns, on the squashed text: a superset of what they match. */
+/**
+ * Searched apart from ANYWHERE_RE: two more alternatives there made that
+ * search of every text twice as slow, and each of these starts with a rare
+ * `<` or a whole word.
+ */
 const ON_VIEW_TRIGGERS = [
   String.raw`<\/?(?:SYSTEM|USER|ASSISTANT|HUMAN|DEVELOPER|INSTRUCTION|FUNCTION|TOOL)`,
   `ROLE:?(?:${ROLE_VALUES})`,
@@ -146,7 +151,8 @@ const SPELLED_OUT = /\b([A-Z]) (?=[A-Z]\b)/g;
  * matches across one, so a hit here is a hit of that line's key.
  */
 const ANYWHERE_RE = new RegExp(
-  [...SQUASHED.filter(([kind]) => kind !== 'role_prefix').map(([, re]) => re.source), ...ON_VIEW_TRIGGERS]
+  SQUASHED.filter(([kind]) => kind !== 'role_prefix')
+    .map(([, re]) => re.source)
     .map((source) => `(?:${source})`)
     .join('|'),
   'g',
@@ -184,23 +190,26 @@ function linesToCheck(text: string, squashed = scanText(text, SQUASH_KEEP).kept)
     if (nl === -1) break;
     i = nl + 1;
   }
-  // Anywhere: the trigger words, found by one regex over the squashed text.
-  let line = 0;
-  let nextNl = squashed.indexOf('\n');
-  ANYWHERE_RE.lastIndex = 0;
-  for (let m = ANYWHERE_RE.exec(squashed); m !== null; m = ANYWHERE_RE.exec(squashed)) {
-    while (nextNl !== -1 && nextNl < m.index) {
-      line++;
-      nextNl = squashed.indexOf('\n', nextNl + 1);
+  // Anywhere: the trigger words, found by a few regexes over the squashed text.
+  for (const re of [ANYWHERE_RE, ...ON_VIEW_RE]) {
+    let line = 0;
+    let nextNl = squashed.indexOf('\n');
+    re.lastIndex = 0;
+    for (let m = re.exec(squashed); m !== null; m = re.exec(squashed)) {
+      while (nextNl !== -1 && nextNl < m.index) {
+        line++;
+        nextNl = squashed.indexOf('\n', nextNl + 1);
+      }
+      hits.add(line);
+      // One hit is enough for a line: go on from the next one (also keeps a
+      // single long line with many hits linear).
+      if (nextNl === -1) break;
+      re.lastIndex = nextNl + 1;
     }
-    hits.add(line);
-    // One hit is enough for a line: go on from the next one (also keeps a
-    // single long line with many hits linear).
-    if (nextNl === -1) break;
-    ANYWHERE_RE.lastIndex = nextNl + 1;
   }
   return [...hits].sort((a, b) => a - b);
 }
+const ON_VIEW_RE = ON_VIEW_TRIGGERS.map((source) => new RegExp(source, 'g'));
 
 /** classifyLine without the quick test; exported for the test that checks the quick test. */
 export function classifyLineFully(line: string): PrefixKind | undefined {
