@@ -27,7 +27,7 @@ export const PREFIX_KINDS = [
 export type PrefixKind = (typeof PREFIX_KINDS)[number];
 
 /** The names a turn or a role goes by: the chat roles, and the model named (`Claude:`, `Model:`). */
-const ROLE_NAMES = String.raw`SYSTEM(?:PROMPT|MESSAGE|NOTE|OVERRIDE|INSTRUCTIONS?)?|INSTRUCTIONS?|ASSISTANT|USER|DEVELOPER|HUMAN|ADMIN(?:ISTRATOR)?|OPERATOR|AI|CLAUDE|MODEL|CHATGPT|GPT|CHATBOT`;
+const ROLE_NAMES = String.raw`SYSTEM(?:PROMPT|MESSAGE|NOTE|OVERRIDE|INSTRUCTIONS?)?|INSTRUCTIONS?|ASSISTANT|USER|DEVELOPER|HUMAN|ADMIN(?:ISTRATOR)?|OPERATOR|AI|CLAUDE|MODEL|CHATGPT|CHATBOT`;
 const ROLE = String.raw`(?:NEW|UPDATED|IMPORTANT|ADDITIONAL|REAL|TRUE|HIDDEN|SECRET|URGENT)?(?:${ROLE_NAMES})`;
 const QUALIFIER = String.raw`(?:ALL|ANY|EVERY)?(?:OF)?(?:THE|YOUR|MY|THESE|THOSE)?(?:PREVIOUS|PRIOR|ABOVE|EARLIER|PRECEDING|ORIGINAL|INITIAL|OLD|PAST|SYSTEM|OTHER)?`;
 const OBJECT = String.raw`(?:INSTRUCTIONS?|DIRECTIONS?|DIRECTIVES?|RULES|PROMPTS?|GUIDELINES|GUIDANCE|CONTEXT|COMMANDS?|ORDERS|CONSTRAINTS|MESSAGES?)`;
@@ -106,7 +106,7 @@ const SQUASHED: Array<[PrefixKind, RegExp]> = [
  * YAML or TOML (`{"role": "system", ...}`, `- role: user`).
  */
 const LEAD = String.raw`^[\s>#*•·|_~-]*(?:\(?[0-9]{1,3}[.)\]]\s*)?(?:\*\*|__)?\s*`;
-const ROLE_WORD = String.raw`(?:(?:NEW|UPDATED|IMPORTANT|REAL|TRUE|HIDDEN|SECRET|URGENT) ?)?(?:SYSTEM(?: ?(?:PROMPT|MESSAGE|NOTE|OVERRIDE|INSTRUCTIONS?))?|INSTRUCTIONS?|ASSISTANT|USER|DEVELOPER|HUMAN|ADMIN(?:ISTRATOR)?|OPERATOR|AI|CLAUDE|MODEL|CHATGPT|GPT|CHATBOT)(?:\*\*|__)? ?`;
+const ROLE_WORD = String.raw`(?:(?:NEW|UPDATED|IMPORTANT|REAL|TRUE|HIDDEN|SECRET|URGENT) ?)?(?:SYSTEM(?: ?(?:PROMPT|MESSAGE|NOTE|OVERRIDE|INSTRUCTIONS?))?|INSTRUCTIONS?|ASSISTANT|USER|DEVELOPER|HUMAN|ADMIN(?:ISTRATOR)?|OPERATOR|AI|CLAUDE|MODEL|CHATGPT|CHATBOT)(?:\*\*|__)? ?`;
 const DASH = '[-‐‑‒–—―−]{1,3}';
 const ROLE_TAGS = String.raw`SYSTEM(?:[-_ ]?(?:REMINDER|PROMPT|MESSAGE|INSTRUCTIONS?))?|USER(?:[-_ ]?(?:QUERY|INPUT|MESSAGE))?|ASSISTANT(?:[-_ ]?(?:RESPONSE|MESSAGE))?|HUMAN|DEVELOPER|INSTRUCTIONS?|FUNCTION[-_ ]?(?:RESULTS?|CALLS?)|FUNCTIONS|TOOL[-_ ]?(?:RESULTS?|USE|CALLS?|RESPONSE)`;
 const ROLE_VALUES = 'SYSTEM|USER|ASSISTANT|DEVELOPER|HUMAN|TOOL|MODEL|FUNCTION|AI|CLAUDE';
@@ -115,7 +115,11 @@ const ON_VIEW: Array<[PrefixKind, RegExp]> = [
     'role_prefix',
     new RegExp(`${LEAD}${ROLE_WORD}(?:${DASH}(?= |$)|-?>|=>|[(\\[{][^)\\]}]{0,60}[)\\]}] ?(?::|${DASH}|>))`),
   ],
-  ['chat_template_token', new RegExp(`< ?/? ?(?:${ROLE_TAGS})(?: [^<>]{0,200})? ?/?>`)],
+  // A tag: the name, then `>` or attributes (`name=`); not the `<< human CRH >>` of an entity's markup.
+  [
+    'chat_template_token',
+    new RegExp(`(?<!<)< ?/? ?(?:${ROLE_TAGS})(?: [A-Z][A-Z0-9_:-]* ?= ?[^<>]{0,200})? ?/?>(?!>)`),
+  ],
   ['role_prefix', new RegExp(`(?:^|[^A-Z0-9_])ROLE["']? ?[:=] ?["']?(?:${ROLE_VALUES})["']? ?(?:[,}\\]]|$)`)],
 ];
 /** What sends a line to the ON_VIEW patterns, on the squashed text: a superset of what they match. */

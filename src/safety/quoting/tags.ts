@@ -373,20 +373,25 @@ function onlySpace(view: string, from: number, to: number): boolean {
 }
 
 /**
- * The end of `spelling` read from `p`, NO, or UNDECIDED. With `phrase`, the
- * name is not read when white space alone stands between two of its words.
+ * The end of `spelling` read from `p`, NO, or UNDECIDED. With `strict` (a
+ * name outside `<` with no slash before it), the letters of each word must
+ * touch, and white space alone between two words is prose: `(untrusted
+ * source)` is not a name, nor is the `t.extend` of `{ t.extend(...)`.
  * A letter may be read in more than one way when a leetspeak symbol stands
  * in the gap before the next letter (the symbol, or a real letter after it),
  * so the places the next letter may be read from are kept as a set: a few
  * at most, as a name has at most 18 letters.
  */
-function matchName(r: Reader, p: number, spelling: string, phrase: boolean): number {
+function matchName(r: Reader, p: number, spelling: string, strict: boolean): number {
   const starts = WORD_STARTS.get(spelling)!;
   let at: number[] = [p];
   for (let k = 0; k < spelling.length; k++) {
     const letter = spelling.charCodeAt(k);
     const symbols = ALSO_SYMBOL[letter];
-    const checkPhrase = phrase && starts[k] === 1;
+    const wordStart = starts[k] === 1;
+    /** Whether the gap [from, to) before this letter is allowed. */
+    const allowed = (from: number, to: number): boolean =>
+      !strict || (wordStart ? to === from || !onlySpace(r.view, from, to) : to === from);
     const next: number[] = [];
     const add = (q: number): void => {
       if (!next.includes(q)) next.push(q);
@@ -402,12 +407,10 @@ function matchName(r: Reader, p: number, spelling: string, phrase: boolean): num
       if (g === UNDECIDED) return UNDECIDED;
       const u = r.read(g);
       if (u === UNDECIDED) return UNDECIDED;
-      if (u !== END && readsAs(u, letter) && !(checkPhrase && g > from && onlySpace(r.view, from, g))) add(g + 1);
+      if (u !== END && readsAs(u, letter) && allowed(from, g)) add(g + 1);
       if (g > from && symbols !== undefined) {
         // The symbol at the gap's end: the next letter reads on from here.
-        if (symbols.has(r.view.charCodeAt(g - 1)) && !(checkPhrase && g - 1 > from && onlySpace(r.view, from, g - 1))) {
-          add(g);
-        }
+        if (symbols.has(r.view.charCodeAt(g - 1)) && allowed(from, g - 1)) add(g);
         // The symbol at the gap's start, right after the letter before.
         if (symbols.has(r.view.charCodeAt(from))) add(from + 1);
       }
@@ -449,13 +452,12 @@ function matchOtherTail(r: Reader, p: number): number {
   return NO;
 }
 
-/** True when the head [from, to) holds a `/` or `\`: a closing tag's, not prose. */
+/**
+ * True when the head [from, to) ends in `/`, right before the name: a closing
+ * tag's (`[/TEXT]`), not prose, a comment (`// Text`) or TeX (`{\text{`).
+ */
 function slashIn(view: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const u = view.charCodeAt(i);
-    if (u === SLASH || u === 0x5c) return true;
-  }
-  return false;
+  return to > from && view.charCodeAt(to - 1) === SLASH;
 }
 
 /** The first name read from `p`, as the end of it, NO or UNDECIDED. */
@@ -468,6 +470,7 @@ function matchAnyName(r: Reader, p: number, phrase: boolean, slash: boolean): nu
     // `TEXT` alone is an ordinary word: outside `<`, it needs a closing tag's slash.
     if (phrase && !slash && spelling === 'TEXT') continue;
     const e = matchName(r, p, spelling, phrase && !slash);
+    // (phrase && !slash is matchName's strict reading.)
     if (e === UNDECIDED) return UNDECIDED;
     if (e !== NO) return e;
   }

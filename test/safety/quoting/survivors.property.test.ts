@@ -144,6 +144,18 @@ describe('a name in other brackets or alone on a line', () => {
     );
   }, 300_000);
 
+  it('leaves code and TeX that spell the words alone', () => {
+    for (const text of [
+      'require(["track"], function(t, g, o) {\n    t.extend({ a: 1 });\n});',
+      '{\\displaystyle A{\\text{ Hermitian}}\\quad \\iff \\quad a_{ij}}',
+      '// Text\n/* text end */\n(text) [Text]',
+    ]) {
+      const { content, report } = neutralize(text);
+      expect(content, text).toBe(text);
+      expect(report.tagsRemoved).toBe(0);
+    }
+  });
+
   it('leaves prose that names the words alone', () => {
     const phrase = fc
       .tuple(
@@ -215,6 +227,9 @@ describe('role lines', () => {
       'The system - as shown - is stable.',
       'Model organisms: mice\nModelling was done in R.',
       '<table><tr><td>user</td></tr></table>',
+      'After the test (100 micrograms << human CRH >>, 100 micrograms GnRH) the peak was blunted by [[ loperamide ]].',
+      '<< Human placental 3 beta-hydroxysteroid dehydrogenase >> (3 beta-HSD) transforms C-21.',
+      '    "gpt": {',
     ]) {
       const { content, report } = neutralize(text);
       expect(content, text).toBe(text);

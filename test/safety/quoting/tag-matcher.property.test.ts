@@ -69,14 +69,16 @@ const WORD_START: Record<string, number[]> = Object.fromEntries(
 );
 const isSpace = (unit: string): boolean => /\s/.test(unit) || MARKERS.includes(unit as (typeof MARKERS)[number]);
 
-function name(view: string, p: number, spelling: string, phrase: boolean): number {
+function name(view: string, p: number, spelling: string, strict: boolean): number {
   const symbolOf = (letter: string, unit: string | undefined): boolean =>
     unit !== undefined && (SYMBOLS[letter] ?? '').includes(unit);
   const spaceOnly = (from: number, to: number): boolean => to > from && [...view.slice(from, to)].every(isSpace);
   let at = [p];
   for (let k = 0; k < spelling.length; k++) {
     const letter = spelling[k]!;
-    const wordStart = phrase && WORD_START[spelling]!.includes(k);
+    const wordStart = WORD_START[spelling]!.includes(k);
+    const allowed = (from: number, to: number): boolean =>
+      !strict || (wordStart ? to === from || !spaceOnly(from, to) : to === from);
     const next = new Set<number>();
     for (const from of at) {
       if (k === 0) {
@@ -93,8 +95,8 @@ function name(view: string, p: number, spelling: string, phrase: boolean): numbe
       const unit = view[g];
       const reads =
         unit !== undefined && (unit === letter || (DIGITS[letter] ?? '').includes(unit) || symbolOf(letter, unit));
-      if (reads && !(wordStart && spaceOnly(from, g))) next.add(g + 1);
-      if (g > from && symbolOf(letter, view[g - 1]) && !(wordStart && spaceOnly(from, g - 1))) next.add(g);
+      if (reads && allowed(from, g)) next.add(g + 1);
+      if (g > from && symbolOf(letter, view[g - 1]) && allowed(from, g - 1)) next.add(g);
       if (g > from && symbolOf(letter, view[from])) next.add(from + 1);
     }
     if (next.size === 0) return -1;
@@ -120,7 +122,7 @@ function bracketed(view: string, v: number): number {
   const angle = view[v] === '<';
   if (!angle && !isOpener(view[v]!)) return -1;
   const p = run(view, v + 1, true);
-  let end = anyName(view, p, !angle, /[/\\]/.test(view.slice(v + 1, p)));
+  let end = anyName(view, p, !angle, view[p - 1] === '/' && p > v + 1);
   if (end === -1) return -1;
   for (let k = 0; k <= 256 && end + k < view.length; k++) {
     const unit = view[end + k]!;
@@ -143,7 +145,7 @@ function alone(view: string, v: number): number {
     (view[p] === '>' || isSeparator(view[p]!))
   )
     p++;
-  const end = anyName(view, p, true, /[/\\]/.test(view.slice(v, p)));
+  const end = anyName(view, p, true, p > v && view[p - 1] === '/');
   if (end === -1) return -1;
   const eol = view.indexOf('\n', end) === -1 ? view.length : view.indexOf('\n', end);
   const rest = view.slice(end, eol);
