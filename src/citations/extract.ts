@@ -81,6 +81,20 @@ const FAILURE_OF: Record<CitationTextErrorCode, ExtractFailure> = {
 };
 
 /**
+ * The texts of a document that declares UTF-7, read as UTF-7 too, for the
+ * injection scan (page-sources.ts). A UTF-7 reading that cannot be parsed
+ * (nested too deeply) leaves the document's texts as they are.
+ */
+function withUtf7(sources: PageSources, read: () => PageSources): PageSources {
+  try {
+    return { ...sources, utf7: read() };
+  } catch (err) {
+    if (err instanceof CitationTextError) return sources;
+    throw err;
+  }
+}
+
+/**
  * The texts of a document: HTML without markup (and with its JSON-LD article
  * text, and apart the text of its scripts' JSON), plain text as it is, a
  * PDF's first `pdfMaxPages` pages; decoded in the document's real charset
@@ -97,9 +111,13 @@ export async function extractDocument(
     let sources: PageSources;
     let truncated = false;
     if (HTML.has(type)) {
-      sources = htmlSources(decodeBody(body, contentType).text);
+      const decoded = decodeBody(body, contentType);
+      sources = htmlSources(decoded.text);
+      if (decoded.utf7 !== undefined) sources = withUtf7(sources, () => htmlSources(decoded.utf7!));
     } else if (type === 'text/plain') {
-      sources = plainSources(decodeBody(body, contentType).text);
+      const decoded = decodeBody(body, contentType);
+      sources = plainSources(decoded.text);
+      if (decoded.utf7 !== undefined) sources = withUtf7(sources, () => plainSources(decoded.utf7!));
     } else if (type === 'application/pdf') {
       const pdf = await readPdf(body, {
         maxPages: limits.pdfMaxPages,

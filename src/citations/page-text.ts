@@ -14,9 +14,11 @@ import { isReadable, mediaType, type Extraction } from './extract.js';
  * an excerpt whose spacing differs at an element boundary would be reported
  * not found for as long as it stayed cached; version 2 had no optional spans
  * (an excerpt that leaves out a formula would be reported not found too) and
- * no injection scan (a page cached without one would never be scanned).
+ * no injection scan (a page cached without one would never be scanned);
+ * version 3's scan read neither the markup texts nor a UTF-7 reading
+ * (page-sources.ts), and a page cached with it would never be scanned there.
  */
-export const PAGE_TEXT_VERSION = 3;
+export const PAGE_TEXT_VERSION = 4;
 
 export type PageText =
   | {

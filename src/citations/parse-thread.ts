@@ -14,7 +14,7 @@
 import { constants, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { preloadPdfJs } from '../safety/citations/pdf-text.js';
-import { scanSources, type SourceScan } from '../safety/citations/index.js';
+import { matchedSources, scanSources, type SourceScan } from '../safety/citations/index.js';
 import { extractDocument, mediaType, type DocumentLimits, type Extraction } from './extract.js';
 import { threadId } from './thread-cpu.js';
 
@@ -53,7 +53,9 @@ await preloadPdfJs();
 
 port.on('message', (request: ParseRequest) => {
   void extractDocument(new Uint8Array(request.body), request.contentType, limits).then((result) => {
-    const message: ParseThreadMessage = { type: 'result', id: request.id, result };
+    // The texts kept for the scan only (markup, UTF-7) stay in the thread.
+    const posted: Extraction = result.ok ? { ...result, sources: matchedSources(result.sources) } : result;
+    const message: ParseThreadMessage = { type: 'result', id: request.id, result: posted };
     port.postMessage(message);
     if (!result.ok) return;
     const kind = mediaType(request.contentType) === 'application/pdf' ? 'pdf' : 'page';

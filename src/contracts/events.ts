@@ -74,7 +74,7 @@ export const SourceInjectionSuspectedDataSchema = z.object({
   /** The detector's score, 0 to 1, and the threshold it reached. */
   score: z.number(),
   threshold: z.number(),
-  /** Which text of the document: page, json_ld, pdf or script_json. */
+  /** Which text of the document: page, json_ld, pdf, script_json or markup. */
   source: z.enum(INJECTION_SOURCES),
   /** The kinds of the detector's signals, each once. */
   signals: z.array(z.string()),

@@ -43,7 +43,7 @@ export const SourceInjectionSchema = z.object({
   score: z.number().min(0).max(1),
   /** The threshold it was compared with. */
   threshold: z.number().min(0).max(1),
-  /** Which text of the document: page, json_ld, pdf or script_json. */
+  /** Which text of the document: page, json_ld, pdf, script_json or markup. */
   source: z.enum(INJECTION_SOURCES),
   /** The kinds of the detector's signals (override, role_label, ...), each once. */
   kinds: z.array(z.string()),

@@ -143,7 +143,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     injectionSuspected: zeroed(
       new Counter({
         name: 'cosci_safety_injection_suspected_total',
-        help: 'Citations whose document reads as instructions for an AI reader (score at or above safety.injection_threshold), by the text it is in: page, json_ld, pdf, script_json.',
+        help: 'Citations whose document reads as instructions for an AI reader (score at or above safety.injection_threshold), by the text it is in: page, json_ld, pdf, script_json, markup.',
         labelNames: ['source'],
         registers,
       }),

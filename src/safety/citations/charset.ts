@@ -26,6 +26,70 @@ export interface DecodedBody {
   charset: string;
   /** Where the encoding came from. */
   source: CharsetSource;
+  /**
+   * The bytes decoded as UTF-7, when the page declares it (a UTF-7 byte order
+   * mark, or the charset of the header or of a `<meta>`). The Encoding
+   * standard does not know UTF-7, so `text` is decoded as if it were not
+   * declared, as a browser does; this is for the injection scan, since a
+   * reader that decodes UTF-7 reads another text (`+AEk-gnore` is `Ignore`).
+   */
+  utf7?: string;
+}
+
+/** The labels of UTF-7. */
+const UTF7_LABELS = new Set(['utf-7', 'utf7', 'unicode-1-1-utf-7', 'csunicode11utf7', 'x-unicode-2-0-utf-7']);
+
+function isUtf7Label(label: string | undefined): boolean {
+  return label !== undefined && UTF7_LABELS.has(label.trim().toLowerCase());
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const BASE64_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < BASE64.length; i++) BASE64_VALUE[BASE64.charCodeAt(i)] = i;
+
+/**
+ * UTF-7 (RFC 2152) to text: `+` opens a run of modified base64 holding
+ * UTF-16 code units, ended by the first character outside base64 (a `-`
+ * that ends it is dropped); `+-` is `+`; every other byte is the ASCII
+ * character it is. A byte order mark at the start is dropped.
+ */
+export function decodeUtf7(bytes: Uint8Array): string {
+  const out: string[] = [];
+  let i = 0;
+  const n = bytes.length;
+  while (i < n) {
+    const b = bytes[i]!;
+    if (b !== 0x2b) {
+      out.push(String.fromCharCode(b));
+      i++;
+      continue;
+    }
+    i++;
+    if (bytes[i] === 0x2d) {
+      out.push('+');
+      i++;
+      continue;
+    }
+    let acc = 0;
+    let bits = 0;
+    while (i < n && bytes[i]! < 128 && BASE64_VALUE[bytes[i]!]! >= 0) {
+      acc = ((acc << 6) | BASE64_VALUE[bytes[i]!]!) & 0xffffff;
+      bits += 6;
+      if (bits >= 16) {
+        bits -= 16;
+        out.push(String.fromCharCode((acc >> bits) & 0xffff));
+      }
+      i++;
+    }
+    if (bytes[i] === 0x2d) i++;
+  }
+  const text = out.join('');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Whether the bytes start with UTF-7's byte order mark, `+/v` then `8`, `9`, `+` or `/`. */
+function hasUtf7Bom(bytes: Uint8Array): boolean {
+  return bytes[0] === 0x2b && bytes[1] === 0x2f && bytes[2] === 0x76 && [0x38, 0x39, 0x2b, 0x2f].includes(bytes[3]!);
 }
 
 /** How many bytes the HTML prescan reads, as in the HTML standard. */
@@ -174,11 +238,35 @@ function prescanMeta(bytes: Uint8Array): TextDecoder | undefined {
   }
 }
 
+/** Whether the first `<meta>` that declares a charset, in the prescan's bytes, declares UTF-7. */
+function metaDeclaresUtf7(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, PRESCAN_BYTES)).toString('latin1');
+  for (const meta of head.matchAll(META_OPEN)) {
+    const label = metaLabel(readAttributes(head, meta.index + 5));
+    if (label !== undefined) return isUtf7Label(label);
+  }
+  return false;
+}
+
 /**
  * Decodes the body of an HTTP response. `contentType` is the raw Content-Type
- * header value, if the response had one.
+ * header value, if the response had one. A body that declares UTF-7 is also
+ * decoded as UTF-7, into `utf7`.
  */
 export function decodeBody(bytes: Uint8Array, contentType: string | undefined): DecodedBody {
+  const decoded = decodeDeclared(bytes, contentType);
+  const label = contentType === undefined ? undefined : charsetParameter(contentType);
+  if (
+    hasUtf7Bom(bytes) ||
+    isUtf7Label(label) ||
+    (label === undefined && isHtml(contentType) && metaDeclaresUtf7(bytes))
+  ) {
+    return { ...decoded, utf7: decodeUtf7(bytes) };
+  }
+  return decoded;
+}
+
+function decodeDeclared(bytes: Uint8Array, contentType: string | undefined): DecodedBody {
   const bom = bomEncoding(bytes);
   if (bom !== undefined) return decode(new TextDecoder(bom), bytes, 'bom');
   const label = contentType === undefined ? undefined : charsetParameter(contentType);

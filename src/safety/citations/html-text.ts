@@ -15,6 +15,7 @@
 import { load } from 'cheerio/slim';
 import { CitationTextError } from './errors.js';
 import { BOUNDARY, OPTIONAL_CLOSE, OPTIONAL_OPEN, wellFormed } from './marked-text.js';
+import { markupText } from './markup-text.js';
 import { tooDeeplyNested } from './nesting.js';
 import { WHITESPACE_RUN } from './normalize.js';
 import { removeReferenceMarkers } from './reference-markers.js';
@@ -311,6 +312,8 @@ export interface MarkedHtml {
   jsonLd: string;
   /** The source of each script that may hold an application's state as JSON, in document order. */
   scripts: string[];
+  /** The texts a reader may be shown besides the body text (markup-text.ts), one a line: scanned, not matched. */
+  markup: string;
 }
 
 /**
@@ -322,11 +325,13 @@ export function readHtml(html: string): MarkedHtml {
   checkNesting(html);
   const parts: string[] = [];
   const gathered: Gathered = { jsonLd: [], scripts: [] };
-  collect(parse(html), parts, gathered, BOUNDARY);
+  const root = parse(html);
+  collect(root, parts, gathered, BOUNDARY);
   // Collapsed here, so that normalisation works on the text, not on the page's indentation.
   return {
     visible: parts.join('').replace(WHITESPACE_RUN, ' '),
     jsonLd: jsonLdText(gathered.jsonLd, BOUNDARY).join(''),
     scripts: gathered.scripts!,
+    markup: markupText(root),
   };
 }

@@ -14,7 +14,14 @@ export {
   type PageMatch,
 } from './match.js';
 export { normalizeMarked, type MatchText } from './marked-text.js';
-export { htmlSources, plainSources, TEXT_SOURCES, type PageSources, type TextSource } from './page-sources.js';
+export {
+  htmlSources,
+  matchedSources,
+  plainSources,
+  TEXT_SOURCES,
+  type PageSources,
+  type TextSource,
+} from './page-sources.js';
 export { decodeBody, type CharsetSource, type DecodedBody } from './charset.js';
 export { htmlToText } from './html-text.js';
 export { cleanPdfText, pdfToText, readPdf, type PdfText, type PdfTextOptions } from './pdf-text.js';

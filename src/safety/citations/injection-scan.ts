@@ -74,10 +74,24 @@ function summarise(text: string, detection: InjectionDetection, source: Injectio
 
 /**
  * Scans the texts of a document (its main text, and for an HTML page the
- * JSON of its scripts) and keeps the one that scores highest. A signal in the
- * main text at or after `jsonLdAt` is in the JSON-LD text.
+ * JSON of its scripts and its markup texts; and the same texts read as UTF-7
+ * when it declares UTF-7) and keeps the one that scores highest. A signal in
+ * the main text at or after `jsonLdAt` is in the JSON-LD text.
  */
 export function scanSources(sources: PageSources, kind: DocumentKind): SourceScan {
+  let best = scanTexts(sources, kind);
+  if (sources.markup !== undefined) {
+    const markup = detectInjection(sources.markup, ALL_SIGNALS);
+    if (markup.score > best.score) best = summarise(sources.markup, markup, 'markup');
+  }
+  if (sources.utf7 !== undefined) {
+    const utf7 = scanSources(sources.utf7, kind);
+    if (utf7.score > best.score) best = utf7;
+  }
+  return best;
+}
+
+function scanTexts(sources: PageSources, kind: DocumentKind): SourceScan {
   const text = sources.text.text;
   // Threshold 0: the signals of any score are kept, as the threshold that
   // decides is the service's, applied where the scan is used.

@@ -12,7 +12,14 @@
  * - `json_ld`: the article text of an HTML page's JSON-LD;
  * - `pdf`: the text of a PDF;
  * - `script_json`: the JSON in an HTML page's other scripts (the article of a
- *   client-rendered page).
+ *   client-rendered page);
+ * - `markup`: the texts of an HTML page a reader may be shown besides its
+ *   body text: `alt`, `title`, `aria-label` and `data-*` attribute values,
+ *   the meta description, comments, templates and `hidden` elements
+ *   (markup-text.ts).
+ *
+ * A page that declares UTF-7 is scanned read as UTF-7 too, under the same
+ * names.
  */
-export const INJECTION_SOURCES = ['page', 'json_ld', 'pdf', 'script_json'] as const;
+export const INJECTION_SOURCES = ['page', 'json_ld', 'pdf', 'script_json', 'markup'] as const;
 export type InjectionSource = (typeof INJECTION_SOURCES)[number];

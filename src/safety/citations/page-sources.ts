@@ -21,6 +21,26 @@ export interface PageSources {
    * `text`; absent when there is none.
    */
   script?: MatchText;
+  /**
+   * For the injection scan only, never matched nor kept in the page cache:
+   * the texts a reader may be shown besides the body text (markup-text.ts),
+   * one a line; absent when there are none.
+   */
+  markup?: string;
+  /**
+   * For the injection scan only: the texts of the same bytes decoded as
+   * UTF-7, when the document declares it (charset.ts). No browser decodes
+   * UTF-7, so an excerpt is matched in the texts above; a reader that does
+   * decode it would read these.
+   */
+  utf7?: PageSources;
+}
+
+/** The sources without what is kept for the scan only (markup, utf7): what the page cache keeps. */
+export function matchedSources(sources: PageSources): PageSources {
+  if (sources.markup === undefined && sources.utf7 === undefined) return sources;
+  const { markup: _markup, utf7: _utf7, ...kept } = sources;
+  return kept;
 }
 
 /**
@@ -35,6 +55,7 @@ export function htmlSources(html: string): PageSources {
     text,
     ...(at < text.text.length ? { jsonLdAt: at } : {}),
     ...(script !== undefined && script.text !== '' ? { script } : {}),
+    ...(marked.markup !== '' ? { markup: marked.markup } : {}),
   };
 }
 

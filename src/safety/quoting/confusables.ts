@@ -34,6 +34,11 @@ const ADDED: Array<[string, string]> = [
   ['ʀ', 'R'],
   ['ᴛ', 'T'],
   ['ȷ', 'J'],
+  ['ꜰ', 'F'],
+  ['ꞯ', 'Q'],
+  // reversed letters, as faux-Cyrillic spells them
+  ['ᴎ', 'N'],
+  ['ᴙ', 'R'],
   // Cyrillic and Greek letters with a tail, hook or descender
   ['Ԁ', 'D'],
   ['Єє', 'E'],
@@ -59,8 +64,37 @@ const OVERRIDES: Array<[string, string]> = [
   ['ǀ∣', '|'],
 ];
 
+/**
+ * Enclosed and boxed letters and digits that neither NFKD nor the data fold:
+ * negative circled and negative squared letters (U+1F150-1F169,
+ * U+1F170-1F189), regional indicators (U+1F1E6-1F1FF, shown as boxed letters
+ * when unpaired), dingbat and double circled digits. Parenthesised letters
+ * (U+249C-24B5, U+1F110-1F129) do decompose, to `(A)`: read as the letter
+ * alone, so that `<⒰⒩⒯...` reads as `<UNT...`, not `<(U)(N)(T)...`.
+ */
+function enclosedForms(): Array<[number, string]> {
+  const out: Array<[number, string]> = [];
+  const letters = (from: number): void => {
+    for (let i = 0; i < 26; i++) out.push([from + i, String.fromCharCode(0x41 + i)]);
+  };
+  for (const from of [0x1f150, 0x1f170, 0x1f1e6, 0x249c, 0x1f110]) letters(from);
+  const digits = (from: number, first: number, count: number): void => {
+    for (let i = 0; i < count; i++) out.push([from + i, String(first + i)]);
+  };
+  // ❶-❿, ➀-➉, ➊-➓ (1-10 each), ⓫-⓴ (11-20), ⓵-⓾ (1-10), ⓿ and 🄋 🄌 (0).
+  for (const from of [0x2776, 0x2780, 0x278a]) digits(from, 1, 10);
+  digits(0x24eb, 11, 10);
+  digits(0x24f5, 1, 10);
+  for (const zero of [0x24ff, 0x1f10b, 0x1f10c]) out.push([zero, '0']);
+  // 🄪 〔S〕, 🆊 crossed P, and the negative squared pairs 🆋-🆏.
+  out.push([0x1f12a, 'S'], [0x1f18a, 'P'], [0x1f18b, 'IC'], [0x1f18c, 'PA'], [0x1f18d, 'SA'], [0x1f18e, 'AB']);
+  out.push([0x1f18f, 'WC']);
+  return out;
+}
+
 const FOLD = new Map<number, string>();
 for (const [chars, to] of ADDED) for (const ch of chars) FOLD.set(ch.codePointAt(0)!, to);
+for (const [cp, to] of enclosedForms()) FOLD.set(cp, to);
 for (const ch of OPEN_BRACKETS) FOLD.set(ch.codePointAt(0)!, '<');
 for (const ch of CLOSE_BRACKETS) FOLD.set(ch.codePointAt(0)!, '>');
 for (const [to, chars] of CONFUSABLE_ROWS) for (const ch of chars) FOLD.set(ch.codePointAt(0)!, to);

@@ -61,20 +61,72 @@ const NAMED_REFS: Record<string, number> = {
   NUM: 0x23,
   LSQB: 0x5b,
   RSQB: 0x5d,
+  LBRACK: 0x5b,
+  RBRACK: 0x5d,
+  LPAR: 0x28,
+  RPAR: 0x29,
+  LCUB: 0x7b,
+  RCUB: 0x7d,
+  LBRACE: 0x7b,
+  RBRACE: 0x7d,
+  PERCNT: 0x25,
+  EQUALS: 0x3d,
+  SEMI: 0x3b,
+  PLUS: 0x2b,
+  AST: 0x2a,
+  MIDAST: 0x2a,
+  DOLLAR: 0x24,
+  COMMAT: 0x40,
+  PERIOD: 0x2e,
+  COMMA: 0x2c,
+  HAT: 0x5e,
+  GRAVE: 0x60,
+  // Relations that can stand for a bracket (docs/quoting.md, "Tags").
+  LE: 0x2264,
+  LEQ: 0x2264,
+  GE: 0x2265,
+  GEQ: 0x2265,
+  LL: 0x226a,
+  GG: 0x226b,
+  PREC: 0x227a,
+  SUCC: 0x227b,
+  SUB: 0x2282,
+  SUBSET: 0x2282,
+  SUP: 0x2283,
+  SUPSET: 0x2283,
+  LTDOT: 0x22d6,
+  GTDOT: 0x22d7,
+  LBRKE: 0x298b,
+  RBRKE: 0x298c,
+  LOBRK: 0x27e6,
+  ROBRK: 0x27e7,
 };
 
 /**
- * One encoded character: a character reference (any number of `amp;` layers),
- * a percent escape of an ASCII character (any number of `25` layers), a
- * JS/JSON/Python escape (`\u003c`, `\u{3c}`, `\U0000003c`, `\x3c`,
- * `\x{3c}`) or an octal escape as C, Python and old JavaScript write it
- * (`\074`, `\74`). No escape holds an escape start (`&`, `%`, `\\`) after its
- * first character, which tags.ts relies on. One backslash only: the walk tries
- * each backslash of a run in turn, so `\\u003c` still decodes at its last one,
- * and a long run costs linear time.
+ * One encoded character: a character reference (any number of `amp;` layers,
+ * any number of leading zeros), a percent escape of an ASCII character (any
+ * number of `25` layers) or `%u` and four hex digits, a JS/JSON/Python
+ * escape (`\u003c`, `\u{3c}`, `\U0000003c`, `\x3c`, `\x{3c}`), a CSS escape
+ * (a backslash, one to six hex digits among which a decimal digit, and one
+ * optional space or tab: `\3c `, `\00003C`), an octal escape as C, Python and
+ * old JavaScript write it (`\074`, `\74`: one to three octal digits alone,
+ * read as octal rather than CSS), or a quoted-printable escape of a mark (`=`
+ * then two capital hex digits, the first 2 to 7 and the second A to F: `=3C`,
+ * `=2F`; digits alone, as in `n=30`, are left as they are). No escape holds
+ * an escape start (`&`, `%`, `\\`, `=`) after its first character, which
+ * the nested decoding below relies on. One backslash only: the walk tries each
+ * backslash of a run in turn, so `\\u003c` still decodes at its last one, and
+ * a long run costs linear time.
  */
 const ESCAPE =
-  /&(?:amp;)*(?:#[xX]([0-9a-fA-F]{1,6});?|#([0-9]{1,7});?|([a-zA-Z]{2,20});?)|%(?:25)*([0-7][0-9a-fA-F])|\\(?:[uU]\{?0*([0-9a-fA-F]{1,6})\}?|x\{0*([0-9a-fA-F]{1,6})\}|x([0-9a-fA-F]{2})|([0-3]?[0-7]{1,2}))/y;
+  /&(?:amp;)*(?:#[xX]0*([0-9a-fA-F]{1,6});?|#0*([0-9]{1,7});?|([a-zA-Z]{2,20});?)|%(?:25)*(?:([0-7][0-9a-fA-F])|[uU]([0-9a-fA-F]{4}))|\\(?:[uU]\{?0*([0-9a-fA-F]{1,6})\}?|x\{0*([0-9a-fA-F]{1,6})\}|x([0-9a-fA-F]{2})|(?![0-7]{1,3}(?![0-9a-fA-F]))(?=[a-fA-F]{0,5}[0-9])([0-9a-fA-F]{1,6})[ \t]?|([0-3]?[0-7]{1,2}))|=([2-7][A-F])/y;
+
+/**
+ * What may come between an escape start and a later escape start that, once
+ * decoded, continues the first one (`&%2360;` is `&#60;` once `%23` is read,
+ * `%%33C` is `%3C`): a superset of the prefixes of the escapes above.
+ */
+const VIABLE = /(?:&[a-zA-Z0-9#;]*|%[0-9a-fA-FuU]*|\\[0-9a-fA-FuUxX{]*|=[0-9A-F]?)(?=[&%\\=])/y;
 
 /** Named references that HTML decodes even without the `;` (`&ltfoo` reads `<foo`). */
 const LEGACY_REFS = ['AMP', 'LT', 'GT', 'QUOT', 'LAQUO', 'RAQUO', 'NBSP', 'SHY'];
@@ -95,8 +147,8 @@ function decodeEscape(m: RegExpExecArray): [cp: number, length: number] | undefi
     }
     return undefined;
   }
-  for (const g of [m[4], m[5], m[6], m[7]]) if (g !== undefined) return [parseInt(g, 16), whole];
-  if (m[8] !== undefined) return [parseInt(m[8], 8), whole];
+  for (const g of [m[4], m[5], m[6], m[7], m[8], m[9], m[11]]) if (g !== undefined) return [parseInt(g, 16), whole];
+  if (m[10] !== undefined) return [parseInt(m[10], 8), whole];
   return undefined;
 }
 
@@ -180,12 +232,67 @@ export function escapeExtentAt(text: string, i: number): number {
 const AMP = 0x26;
 const PERCENT = 0x25;
 const BACKSLASH = 0x5c;
+const EQUALS = 0x3d;
 
-/** 1 for an ASCII unit that is plain: printable, tab or LF, and not `&`, `%` or `\\` (escape starts). */
+/** True for the characters an escape starts with: `&`, `%`, `\\`, `=`. */
+function isEscapeStart(cp: number): boolean {
+  return cp === AMP || cp === PERCENT || cp === BACKSLASH || cp === EQUALS;
+}
+
+/** 1 for an ASCII unit that is plain: printable, tab or LF, and not an escape start. */
 const PLAIN = new Uint8Array(128);
 for (let c = 0x20; c < 0x7f; c++) PLAIN[c] = 1;
 PLAIN[0x09] = PLAIN[0x0a] = 1;
-PLAIN[AMP] = PLAIN[PERCENT] = PLAIN[BACKSLASH] = 0;
+PLAIN[AMP] = PLAIN[PERCENT] = PLAIN[BACKSLASH] = PLAIN[EQUALS] = 0;
+
+/**
+ * For each escape start, 1 for the ASCII units that may follow it in an
+ * escape or in a prefix of one (VIABLE); an escape start followed by
+ * anything else, and by no escape start, is a literal character, and the
+ * walks skip both regular expressions for it (`R & D`, `96% of`, `n = 30`).
+ */
+const CONTINUES = new Map<number, Uint8Array>();
+for (const [start, chars] of [
+  [AMP, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789#;'],
+  [PERCENT, '0123456789ABCDEFabcdefuU'],
+  [BACKSLASH, '0123456789ABCDEFabcdefuUxX{'],
+  [EQUALS, '0123456789ABCDEF'],
+] as const) {
+  const table = new Uint8Array(128);
+  for (const ch of chars) table[ch.charCodeAt(0)] = 1;
+  for (const c of [AMP, PERCENT, BACKSLASH, EQUALS]) table[c] = 1;
+  CONTINUES.set(start, table);
+}
+
+/** False when the escape start at `i` can neither begin an escape nor nest one: it reads as itself. */
+function mayEscape(text: string, i: number, c: number): boolean {
+  const next = text.charCodeAt(i + 1);
+  return next < 128 && CONTINUES.get(c)![next] === 1;
+}
+
+/**
+ * True when the escape (or escape start) at `i` may be one layer of a nested
+ * escape: it decodes to an escape start (`&#38;lt;`, `%26lt;`, `&#37;3C`), or
+ * a later escape start that decodes may continue it (`&%2360;`, `%26%2360%3B`).
+ * Otherwise decoding one layer, left to right, gives the same view as
+ * decoding to a fixed point (see deepView), and the walks below stay on their
+ * fast path.
+ */
+function mayNest(text: string, i: number, decoded: [number, number] | undefined): boolean {
+  if (decoded !== undefined && isEscapeStart(decoded[0])) {
+    // What it decodes to, and the text after it, may spell another escape; `AT&amp;T` does not.
+    const after = i + decoded[1];
+    const spelt = String.fromCharCode(decoded[0]) + text.slice(after, after + NEST_LOOKAHEAD);
+    if (decodeEscapeAt(spelt, 0) !== undefined) return true;
+    VIABLE.lastIndex = 0;
+    if (VIABLE.test(spelt) && decodeEscapeAt(text, after + VIABLE.lastIndex - 1) !== undefined) return true;
+  }
+  // Two escape starts in a row: the second cannot begin an escape (none holds one after its first character).
+  if (isEscapeStart(text.charCodeAt(i + 1)) && isEscapeStart(text.charCodeAt(i + 2))) return false;
+  VIABLE.lastIndex = i;
+  if (!VIABLE.test(text)) return false;
+  return decodeEscapeAt(text, VIABLE.lastIndex) !== undefined;
+}
 
 /**
  * The fold of each BMP code unit when it is exactly one unit (the common
@@ -221,7 +328,7 @@ const ASCII_VIEW = new Uint16Array(128);
 for (let c = 0; c < 128; c++) {
   if (PLAIN[c] === 1) ASCII_VIEW[c] = c >= 0x61 && c <= 0x7a ? c - 32 : c;
 }
-ASCII_VIEW[AMP] = ASCII_VIEW[PERCENT] = ASCII_VIEW[BACKSLASH] = ESCAPE_START;
+ASCII_VIEW[AMP] = ASCII_VIEW[PERCENT] = ASCII_VIEW[BACKSLASH] = ASCII_VIEW[EQUALS] = ESCAPE_START;
 ASCII_VIEW[0x0b] = ASCII_VIEW[0x0c] = LF;
 ASCII_VIEW[CR] = CR_START;
 
@@ -283,14 +390,17 @@ function fold(text: string): ViewBuffer {
     if (c < 128) {
       let u = ASCII_VIEW[c]!;
       let width = 1;
-      if (u === ESCAPE_START) {
+      if (u === ESCAPE_START && mayEscape(text, i, c)) {
         const decoded = decodeEscapeAt(text, i);
+        if (mayNest(text, i, decoded)) return deepView(text, undefined, true).buffer!;
         if (decoded !== undefined) {
           const [cp, length] = decoded;
           b.pushString(foldDecoded(cp), i, i + length);
           i += length;
           continue;
         }
+        u = c;
+      } else if (u === ESCAPE_START) {
         u = c;
       } else if (u === CR_START) {
         // CR LF is one line break: one LF in the view, spanning both.
@@ -335,6 +445,131 @@ function fold(text: string): ViewBuffer {
     i += width;
   }
   return b;
+}
+
+/** Units of the window deepView reads an escape in; doubled while a match may reach past it. */
+const DEEP_WINDOW = 16;
+/** Characters after an escape that decodes to an escape start that mayNest reads. */
+const NEST_LOOKAHEAD = 64;
+
+/**
+ * The view of a text whose escapes nest (mayNest): every escape decoded to a
+ * fixed point. The text is read from its end, onto a stack of units whose top
+ * is the leftmost: each character is pushed, and while the top is an escape
+ * start and the units from it read as an escape, those units are replaced by
+ * the one they decode to (`%23` by `#`, then `&#60;` by `<`). A unit to the
+ * right of an escape is thus read as decoded before the escape is, however
+ * deep the layers, and each decoding removes at least one unit, so the pass
+ * is linear. On a text where nothing nests it gives what the walks above
+ * give (a property test holds the two to it), which read one layer, left to
+ * right, and are several times faster.
+ */
+function deepView(
+  text: string,
+  keep: Uint8Array | undefined,
+  ranges: boolean,
+): { buffer?: ViewBuffer; scan: TextScan } {
+  const n = text.length;
+  // The units, from `t` to the end: their code points, where each starts in
+  // the text (a unit ends where the next one starts: together they cover the
+  // text, in order), and whether each was decoded.
+  const cps = new Int32Array(n + 1);
+  const st = new Int32Array(n + 1);
+  const dec = new Uint8Array(n + 1);
+  st[n] = n;
+  let t = n;
+  const windowAt = (length: number): string => {
+    let w = '';
+    for (let k = t; k < n && k < t + length; k++) {
+      const cp = cps[k]!;
+      w += cp < 0x80 ? String.fromCharCode(cp) : '\u0080';
+    }
+    return w;
+  };
+  for (let i = n; i > 0;) {
+    let j = i - 1;
+    let cp = text.charCodeAt(j);
+    if (cp >= 0xdc00 && cp <= 0xdfff && j > 0) {
+      const high = text.charCodeAt(j - 1);
+      if (high >= 0xd800 && high <= 0xdbff) cp = text.codePointAt(--j)!;
+    }
+    if (cp === CR && t < n && dec[t] === 0 && cps[t] === LF && st[t] === i) {
+      // CR LF is one line break, as in the walks above.
+      st[t] = j;
+    } else {
+      t--;
+      cps[t] = cp;
+      st[t] = j;
+      dec[t] = 0;
+    }
+    i = j;
+    while (isEscapeStart(cps[t]!)) {
+      let length = DEEP_WINDOW;
+      let w = windowAt(length);
+      let d = decodeEscapeAt(w, 0);
+      while (d !== undefined && d[1] >= w.length - 1 && t + w.length < n) {
+        length *= 2;
+        w = windowAt(length);
+        d = decodeEscapeAt(w, 0);
+      }
+      if (d === undefined) break;
+      // The units it spans become one, which starts where the first did.
+      const from = st[t]!;
+      t += d[1] - 1;
+      cps[t] = d[0];
+      st[t] = from;
+      dec[t] = 1;
+    }
+  }
+  // The units folded as the walks fold them.
+  const b = ranges ? new ViewBuffer(n - t + 16) : undefined;
+  let units = new Uint16Array(ranges ? 0 : n - t + 16);
+  let k2 = 0;
+  let keptUnits = new Uint16Array(keep === undefined ? 0 : n - t + 16);
+  let s2 = 0;
+  let invisible = false;
+  for (let k = t; k < n; k++) {
+    const cp = cps[k]!;
+    let folded: string;
+    if (dec[k] === 1) {
+      folded = foldDecoded(cp);
+    } else if (cp < 128) {
+      const u = ASCII_VIEW[cp]!;
+      if (u === 0) {
+        invisible = true;
+        continue;
+      }
+      folded = u === ESCAPE_START ? String.fromCharCode(cp) : u === CR_START ? '\n' : String.fromCharCode(u);
+    } else {
+      folded = foldCodePoint(cp);
+      if (folded.length === 0 && isInvisibleCodePoint(cp)) invisible = true;
+    }
+    if (b !== undefined) b.pushString(folded, st[k]!, st[k + 1]!);
+    if (folded.length > 1) {
+      // A fold longer than one unit: make room for it and for one unit per unit left.
+      const need = k2 + folded.length + (n - k) + 16;
+      if (b === undefined && need > units.length) units = grown(units, need, k2);
+      if (keep !== undefined && need > keptUnits.length) keptUnits = grown(keptUnits, need, s2);
+    }
+    for (let q = 0; q < folded.length; q++) {
+      const u = folded.charCodeAt(q);
+      if (b === undefined) units[k2++] = u;
+      if (keep !== undefined && u < 128) {
+        const upper = u >= 0x61 && u <= 0x7a ? u - 32 : u;
+        if (keep[upper] === 1) keptUnits[s2++] = upper;
+      }
+    }
+  }
+  const view = b !== undefined ? b.text() : unitsToString(units, k2);
+  const keptText = unitsToString(keptUnits, s2);
+  return { ...(b !== undefined ? { buffer: b } : {}), scan: { view, kept: keptText, invisible, aligned: false } };
+}
+
+/** A copy of the first `k` units of `units` in an array of at least `need` units. */
+function grown(units: Uint16Array, need: number, k: number): Uint16Array<ArrayBuffer> {
+  const out = new Uint16Array(Math.max(need, units.length * 2));
+  out.set(units.subarray(0, k));
+  return out;
 }
 
 /** What scanText finds in one pass over a text. */
@@ -386,6 +621,7 @@ export function scanText(text: string, keep?: Uint8Array): TextScan {
   let s = 0;
   let invisible = false;
   let aligned = true;
+  let nested = false;
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -420,7 +656,17 @@ export function scanText(text: string, keep?: Uint8Array): TextScan {
         i++;
         continue;
       }
+      if (!mayEscape(text, i, c)) {
+        units[k++] = c;
+        if (keep !== undefined && keep[c] === 1) kept[s++] = c;
+        i++;
+        continue;
+      }
       const decoded = decodeEscapeAt(text, i);
+      if (mayNest(text, i, decoded)) {
+        nested = true;
+        break;
+      }
       if (decoded === undefined) {
         units[k++] = c;
         if (keep !== undefined && keep[c] === 1) kept[s++] = c;
@@ -472,6 +718,7 @@ export function scanText(text: string, keep?: Uint8Array): TextScan {
     }
     i += width;
   }
+  if (nested) return deepView(text, keep, false).scan;
   return {
     view: unitsToString(units, k),
     kept: keep === undefined ? '' : unitsToString(kept, s),
@@ -489,4 +736,9 @@ export function foldText(text: string): string {
 export function buildView(text: string): NormalizedView {
   const b = fold(text);
   return { text: b.text(), start: b.start.subarray(0, b.k), end: b.end.subarray(0, b.k) };
+}
+
+/** scanText's answer read from the end (deepView), whether or not the text nests; for the test that holds the two walks to one view. */
+export function deepScanText(text: string, keep?: Uint8Array): TextScan {
+  return deepView(text, keep, false).scan;
 }

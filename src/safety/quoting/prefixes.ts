@@ -26,7 +26,9 @@ export const PREFIX_KINDS = [
 ] as const;
 export type PrefixKind = (typeof PREFIX_KINDS)[number];
 
-const ROLE = String.raw`(?:NEW|UPDATED|IMPORTANT|ADDITIONAL|REAL|TRUE|HIDDEN|SECRET|URGENT)?(?:SYSTEM(?:PROMPT|MESSAGE|NOTE|OVERRIDE|INSTRUCTIONS?)?|INSTRUCTIONS?|ASSISTANT|USER|DEVELOPER|HUMAN|ADMIN(?:ISTRATOR)?|OPERATOR|AI)`;
+/** The names a turn or a role goes by: the chat roles, and the model named (`Claude:`, `Model:`). */
+const ROLE_NAMES = String.raw`SYSTEM(?:PROMPT|MESSAGE|NOTE|OVERRIDE|INSTRUCTIONS?)?|INSTRUCTIONS?|ASSISTANT|USER|DEVELOPER|HUMAN|ADMIN(?:ISTRATOR)?|OPERATOR|AI|CLAUDE|MODEL|CHATGPT|CHATBOT`;
+const ROLE = String.raw`(?:NEW|UPDATED|IMPORTANT|ADDITIONAL|REAL|TRUE|HIDDEN|SECRET|URGENT)?(?:${ROLE_NAMES})`;
 const QUALIFIER = String.raw`(?:ALL|ANY|EVERY)?(?:OF)?(?:THE|YOUR|MY|THESE|THOSE)?(?:PREVIOUS|PRIOR|ABOVE|EARLIER|PRECEDING|ORIGINAL|INITIAL|OLD|PAST|SYSTEM|OTHER)?`;
 const OBJECT = String.raw`(?:INSTRUCTIONS?|DIRECTIONS?|DIRECTIVES?|RULES|PROMPTS?|GUIDELINES|GUIDANCE|CONTEXT|COMMANDS?|ORDERS|CONSTRAINTS|MESSAGES?)`;
 
@@ -45,13 +47,17 @@ const ROLE_MARKS = String.raw`[#<>\[\]|/]*`;
 const ROLE_SPELLED = ROLE.replace(/([A-Z])(\?)?/g, (_, letter: string, optional?: string) =>
   optional ? `(?:${letter}${ROLE_MARKS})?` : `${letter}${ROLE_MARKS}`,
 );
-/** A role label and its colon, from the start of a squashed line. */
-const ROLE_PREFIX = `${ROLE_MARKS}${ROLE_SPELLED}:`;
+/** A role label, after marks and a list number (`1) System:`), from the start of a squashed line. */
+const ROLE_LABEL = `${ROLE_MARKS}(?:[0-9]{1,3}${ROLE_MARKS})?${ROLE_SPELLED}`;
+/** A role label and its colon. */
+const ROLE_PREFIX = `${ROLE_LABEL}:`;
 
 /** Patterns on the squashed key (upper case, only letters, digits and a few marks). */
 const SQUASHED: Array<[PrefixKind, RegExp]> = [
   // A role label at the start of the line; the label must be followed by the colon.
   ['role_prefix', new RegExp(`^${ROLE_PREFIX}`)],
+  // A role label in square brackets at the start of the line, with no colon: `[SYSTEM_PROMPT]`, `[User]`.
+  ['role_prefix', new RegExp(`^${ROLE_MARKS}(?:[0-9]{1,3}${ROLE_MARKS})?\\[${ROLE_SPELLED}\\]`)],
   // "ignore previous ...", "disregard all prior instructions", "forget about those rules",
   // "ignore everything you have been told", "regardless of previous tasks", and the same
   // in German, Spanish, French, Italian and Portuguese.
@@ -90,6 +96,43 @@ const SQUASHED: Array<[PrefixKind, RegExp]> = [
   ['chat_template_token', /<\|[A-Z0-9]{2,40}\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:STARTOFTURN|ENDOFTURN)>/],
 ];
 
+/**
+ * Patterns on the line's view itself (upper case, white space made single
+ * spaces), for the forms the squashed key cannot tell from prose: a role
+ * label followed by a dash, an arrow or a parenthesis (`System -`, `System —`,
+ * `System>`, `System (priority):`), where `System-wide` and `System x` are
+ * prose; a role or tool tag (`<system>`, `</user><assistant>`,
+ * `<system-reminder>`, `</function_results>`); and a role object of JSON,
+ * YAML or TOML (`{"role": "system", ...}`, `- role: user`).
+ */
+const LEAD = String.raw`^[\s>#*•·|_~-]*(?:\(?[0-9]{1,3}[.)\]]\s*)?(?:\*\*|__)?\s*`;
+const ROLE_WORD = String.raw`(?:(?:NEW|UPDATED|IMPORTANT|REAL|TRUE|HIDDEN|SECRET|URGENT) ?)?(?:SYSTEM(?: ?(?:PROMPT|MESSAGE|NOTE|OVERRIDE|INSTRUCTIONS?))?|INSTRUCTIONS?|ASSISTANT|USER|DEVELOPER|HUMAN|ADMIN(?:ISTRATOR)?|OPERATOR|AI|CLAUDE|MODEL|CHATGPT|CHATBOT)(?:\*\*|__)? ?`;
+const DASH = '[-‐‑‒–—―−]{1,3}';
+const ROLE_TAGS = String.raw`SYSTEM(?:[-_ ]?(?:REMINDER|PROMPT|MESSAGE|INSTRUCTIONS?))?|USER(?:[-_ ]?(?:QUERY|INPUT|MESSAGE))?|ASSISTANT(?:[-_ ]?(?:RESPONSE|MESSAGE))?|HUMAN|DEVELOPER|INSTRUCTIONS?|FUNCTION[-_ ]?(?:RESULTS?|CALLS?)|FUNCTIONS|TOOL[-_ ]?(?:RESULTS?|USE|CALLS?|RESPONSE)`;
+const ROLE_VALUES = 'SYSTEM|USER|ASSISTANT|DEVELOPER|HUMAN|TOOL|MODEL|FUNCTION|AI|CLAUDE';
+const ON_VIEW: Array<[PrefixKind, RegExp]> = [
+  [
+    'role_prefix',
+    new RegExp(`${LEAD}${ROLE_WORD}(?:${DASH}(?= |$)|-?>|=>|[(\\[{][^)\\]}]{0,60}[)\\]}] ?(?::|${DASH}|>))`),
+  ],
+  // A tag: the name, then `>` or attributes (`name=`); not the `<< human CRH >>` of an entity's markup.
+  [
+    'chat_template_token',
+    new RegExp(`(?<!<)< ?/? ?(?:${ROLE_TAGS})(?: [A-Z][A-Z0-9_:-]* ?= ?[^<>]{0,200})? ?/?>(?!>)`),
+  ],
+  ['role_prefix', new RegExp(`(?:^|[^A-Z0-9_])ROLE["']? ?[:=] ?["']?(?:${ROLE_VALUES})["']? ?(?:[,}\\]]|$)`)],
+];
+/** What sends a line to the ON_VIEW patterns, on the squashed text: a superset of what they match. */
+/**
+ * Searched apart from ANYWHERE_RE: two more alternatives there made that
+ * search of every text twice as slow, and each of these starts with a rare
+ * `<` or a whole word.
+ */
+const ON_VIEW_TRIGGERS = [
+  String.raw`<\/?(?:SYSTEM|USER|ASSISTANT|HUMAN|DEVELOPER|INSTRUCTION|FUNCTION|TOOL)`,
+  `ROLE:?(?:${ROLE_VALUES})`,
+];
+
 /** `### Instruction`, `## System`: on the spaced key, so "### Systematic review" is not one. */
 const HEADER = /^[>\s]*#+ ?(?:INSTRUCTIONS?|SYSTEM(?: PROMPT)?|RESPONSE|HUMAN|ASSISTANT|USER|INPUT)(?![A-Z0-9])/;
 
@@ -113,11 +156,13 @@ const SPELLED_OUT = /\b([A-Z]) (?=[A-Z]\b)/g;
  */
 const ANYWHERE_RE = new RegExp(
   SQUASHED.filter(([kind]) => kind !== 'role_prefix')
-    .map(([, re]) => `(?:${re.source})`)
+    .map(([, re]) => re.source)
+    .map((source) => `(?:${source})`)
     .join('|'),
   'g',
 );
-const ROLE_AT_START = new RegExp(ROLE_PREFIX, 'y');
+/** A role label at the start of a line, whatever follows it: the colon, a bracket, or a dash or an arrow that the squashed key drops. */
+const ROLE_AT_START = new RegExp(ROLE_LABEL, 'y');
 const HEADER_AT_START = /[>]*#/y;
 
 /**
@@ -149,37 +194,71 @@ function linesToCheck(text: string, squashed = scanText(text, SQUASH_KEEP).kept)
     if (nl === -1) break;
     i = nl + 1;
   }
-  // Anywhere: the trigger words, found by one regex over the squashed text.
-  let line = 0;
-  let nextNl = squashed.indexOf('\n');
-  ANYWHERE_RE.lastIndex = 0;
-  for (let m = ANYWHERE_RE.exec(squashed); m !== null; m = ANYWHERE_RE.exec(squashed)) {
-    while (nextNl !== -1 && nextNl < m.index) {
-      line++;
-      nextNl = squashed.indexOf('\n', nextNl + 1);
+  // Anywhere: the trigger words, found by a few regexes over the squashed text.
+  for (const re of [ANYWHERE_RE, ...ON_VIEW_RE]) {
+    let line = 0;
+    let nextNl = squashed.indexOf('\n');
+    re.lastIndex = 0;
+    for (let m = re.exec(squashed); m !== null; m = re.exec(squashed)) {
+      while (nextNl !== -1 && nextNl < m.index) {
+        line++;
+        nextNl = squashed.indexOf('\n', nextNl + 1);
+      }
+      hits.add(line);
+      // One hit is enough for a line: go on from the next one (also keeps a
+      // single long line with many hits linear).
+      if (nextNl === -1) break;
+      re.lastIndex = nextNl + 1;
     }
-    hits.add(line);
-    // One hit is enough for a line: go on from the next one (also keeps a
-    // single long line with many hits linear).
-    if (nextNl === -1) break;
-    ANYWHERE_RE.lastIndex = nextNl + 1;
   }
   return [...hits].sort((a, b) => a - b);
 }
-
-function spacedKey(line: string): string {
-  return foldText(line).replace(NOT_KEPT, ' ').replace(SPELLED_OUT, '$1').trim();
-}
+const ON_VIEW_RE = ON_VIEW_TRIGGERS.map((source) => new RegExp(source, 'g'));
 
 /** classifyLine without the quick test; exported for the test that checks the quick test. */
 export function classifyLineFully(line: string): PrefixKind | undefined {
-  const spaced = spacedKey(line);
-  if (spaced.length < 3) return undefined;
-  if (HEADER.test(spaced)) return 'instruction_header';
-  const squashed = spaced.replace(/ /g, '');
-  for (const [kind, re] of SQUASHED) if (re.test(squashed)) return kind;
+  const view = foldText(line);
+  const spaced = view.replace(NOT_KEPT, ' ').replace(SPELLED_OUT, '$1').trim();
+  if (spaced.length >= 3) {
+    if (HEADER.test(spaced)) return 'instruction_header';
+    const squashed = spaced.replace(/ /g, '');
+    for (const [kind, re] of SQUASHED) if (re.test(squashed)) return kind;
+  }
+  const plain = view.replace(/\s+/g, ' ').replace(SPELLED_OUT, '$1');
+  for (const [kind, re] of ON_VIEW) if (re.test(plain)) return kind;
   return undefined;
 }
+
+/**
+ * The lines of a dialogue in the abbreviated turn markers `H:` and `A:`: a
+ * line that starts with `H:` and one that starts with `A:`, each followed by
+ * something other than a digit. Either alone is ordinary text (`H: 7.21%` in
+ * an elemental analysis, `A:` after `Q:` in a list of questions and answers);
+ * both in one text is the turn format, and each such line is a role prefix.
+ * `squashed` is the squashed text (scanText with SQUASH_KEEP).
+ */
+function turnLines(squashed: string): Set<number> {
+  const lines = new Set<number>();
+  if (!TURN.test(squashed)) return lines;
+  let human = false;
+  let assistant = false;
+  let line = 0;
+  for (let i = 0; i <= squashed.length; line++) {
+    TURN_AT_START.lastIndex = i;
+    const m = TURN_AT_START.exec(squashed);
+    if (m !== null) {
+      lines.add(line);
+      if (m[1] === 'H') human = true;
+      else assistant = true;
+    }
+    const nl = squashed.indexOf('\n', i);
+    if (nl === -1) break;
+    i = nl + 1;
+  }
+  return human && assistant ? lines : new Set();
+}
+const TURN = /(?:^|\n)[#<>[\]|/]*A:(?![0-9])/;
+const TURN_AT_START = /[#<>[\]|/]*([HA]):(?![0-9])/y;
 
 /** The kind of instruction the line imitates, or undefined for ordinary text. */
 export function classifyLine(line: string): PrefixKind | undefined {
@@ -223,13 +302,20 @@ export function markDangerousLines(text: string, squashed?: string): PrefixMarki
     next = m ? m.index + m[0].length : text.length;
   };
   findEnd();
-  for (const target of linesToCheck(text, squashed)) {
+  const keys = squashed ?? scanText(text, SQUASH_KEEP).kept;
+  const turns = turnLines(keys);
+  const targets = linesToCheck(text, keys);
+  if (turns.size > 0) {
+    for (const t of turns) if (!targets.includes(t)) targets.push(t);
+    targets.sort((a, b) => a - b);
+  }
+  for (const target of targets) {
     for (; line < target; line++) {
       lineStart = next;
       findEnd();
     }
     const content = text.slice(lineStart, lineEnd);
-    const kind = classifyLineFully(content);
+    const kind = classifyLineFully(content) ?? (turns.has(target) ? 'role_prefix' : undefined);
     if (kind === undefined) continue;
     marked[kind] = (marked[kind] ?? 0) + 1;
     total++;

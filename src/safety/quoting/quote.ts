@@ -5,9 +5,9 @@ import { boundaryHash, escapeId, parseKey, processKey } from './boundary.js';
 import { chooseMarker, datamark, datamarkingPreamble } from './datamark.js';
 import { QuotingError } from './errors.js';
 import { removeInvisible, type InvisibleRemoval } from './invisible.js';
-import { scanText } from './normalized-view.js';
 import { markDangerousLines, SQUASH_KEEP, type PrefixKind } from './prefixes.js';
-import { findTags, MAY_OPEN_CLASS, viewHasTag, type TagSpan } from './tags.js';
+import { buildView, scanText } from './normalized-view.js';
+import { findTags, MAY_OPEN_CLASS, tagsOfView, viewHasTag, type TagSpan } from './tags.js';
 import { detectOnView, type InjectionDetection } from '../injection/detect.js';
 
 /** What replaces a removed tag: no bracket, so no new tag can form around it. */
@@ -126,7 +126,7 @@ export function neutralize(input: string, options: NeutralizeOptions = {}): Neut
     // Tags are found on the original, so the spans cover invisible characters
     // inside them. findTags finds a tag exactly when the view holds one.
     if (hasTag) {
-      spans = findTags(text);
+      spans = tagsOfView(buildView(text));
       tagsRemoved += spans.length;
       text = replaceSpans(text, spans);
     }

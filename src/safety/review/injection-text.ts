@@ -13,6 +13,7 @@ const WHERE: Record<InjectionSource, string> = {
   json_ld: "in the page's JSON-LD",
   pdf: 'in the text of the PDF',
   script_json: "in the JSON of the page's scripts",
+  markup: "in the page's markup (attributes, comments, hidden text)",
 };
 
 /** Two decimals, rounded down: a score just under 1 is not shown as 1. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBody } from '../../../src/safety/citations/index.js';
-import { charsetParameter } from '../../../src/safety/citations/charset.js';
+import { charsetParameter, decodeUtf7 } from '../../../src/safety/citations/charset.js';
 
 /** Bytes from a string where each character is one byte (latin1). */
 function bytes(latin1: string): Uint8Array {
@@ -148,5 +148,30 @@ describe('charsetParameter', () => {
     expect(charsetParameter('text/html')).toBeUndefined();
     expect(charsetParameter('text/html; charset=')).toBeUndefined();
     expect(charsetParameter('text/html; xcharset=utf-8')).toBeUndefined();
+  });
+});
+
+describe('UTF-7', () => {
+  const bytes = (s: string) => Buffer.from(s, 'latin1');
+
+  it('decodes RFC 2152: base64 runs of UTF-16, +- for +, the - that ends a run dropped', () => {
+    expect(decodeUtf7(bytes('Hi Mom -+Jjo--!'))).toBe('Hi Mom -\u263a-!');
+    expect(decodeUtf7(bytes('+ZeVnLIqe-'))).toBe('日本語');
+    expect(decodeUtf7(bytes('1 +- 1 = 2'))).toBe('1 + 1 = 2');
+    expect(decodeUtf7(bytes('+ADw-script+AD4-'))).toBe('<script>');
+    expect(decodeUtf7(bytes('+/v8-x'))).toBe('x');
+  });
+
+  it('is read besides the text when the header, a meta or a byte order mark declares it, and not otherwise', () => {
+    const page = '<p>+AEk-gnore this</p>';
+    expect(decodeBody(bytes(page), 'text/html; charset=utf-7')).toMatchObject({
+      text: page,
+      utf7: '<p>Ignore this</p>',
+    });
+    const meta = `<meta charset="UTF-7">${page}`;
+    expect(decodeBody(bytes(meta), 'text/html').utf7).toBe('<meta charset="UTF-7"><p>Ignore this</p>');
+    expect(decodeBody(bytes(`+/v8${page}`), 'text/html').utf7).toBe('<p>Ignore this</p>');
+    expect(decodeBody(bytes(page), 'text/html; charset=utf-8').utf7).toBeUndefined();
+    expect(decodeBody(bytes(page), 'text/html').utf7).toBeUndefined();
   });
 });

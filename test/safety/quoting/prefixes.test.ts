@@ -225,6 +225,8 @@ describe('the quick scan before the full check', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(line, terminator), { maxLength: 12 }), (pairs) => {
         const text = pairs.map(([l, t]) => l + t).join('');
+        // `H:` and `A:` lines together are marked as a dialogue, which no single line shows (tested apart).
+        fc.pre(!(/(?:^|\n)\W*H:/m.test(text) && /(?:^|\n)\W*A:/m.test(text)));
         const marked = markDangerousLines(text);
         expect(marked.total).toBe(text.split(BREAK).filter((l) => classifyLineFully(l) !== undefined).length);
         expect(marked.text.split(BREAK).length).toBe(text.split(BREAK).length);

@@ -71,7 +71,7 @@ describe('the one-pass scan', () => {
       }),
       { numRuns: 20_000 },
     );
-  });
+  }, 300_000);
 
   it('finds a tag in the whole view exactly when findTags finds one, across region boundaries', () => {
     fc.assert(
@@ -80,7 +80,7 @@ describe('the one-pass scan', () => {
       }),
       { numRuns: 20_000 },
     );
-  });
+  }, 300_000);
 
   it('removes the same code points as the invisible-character pattern', () => {
     fc.assert(
@@ -96,7 +96,7 @@ describe('the one-pass scan', () => {
       }),
       { numRuns: 20_000 },
     );
-  });
+  }, 300_000);
 
   it('leaves nothing that reads as a tag in long content', () => {
     fc.assert(
@@ -107,7 +107,7 @@ describe('the one-pass scan', () => {
       }),
       { numRuns: 5_000 },
     );
-  });
+  }, 300_000);
 });
 
 describe('tags behind long runs', () => {
