@@ -32,6 +32,7 @@ const CITATION_REASONS: Record<string, string> = {
   unreadable_content: 'the document could not be read (damaged or encrypted)',
   content_too_slow: 'the document took too long to read',
   content_too_large: 'the document is too large to read',
+  review_deadline: `${NOT_FETCHED}: the review's time ran out before it was (review deadline)`,
 };
 
 /** Reason phrases of the HTTP statuses a cited page most often answers with. */
