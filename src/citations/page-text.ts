@@ -16,9 +16,11 @@ import { isReadable, mediaType, type Extraction } from './extract.js';
  * (an excerpt that leaves out a formula would be reported not found too) and
  * no injection scan (a page cached without one would never be scanned);
  * version 3's scan read neither the markup texts nor a UTF-7 reading
- * (page-sources.ts), and a page cached with it would never be scanned there.
+ * (page-sources.ts), and a page cached with it would never be scanned there;
+ * version 4's scan had no span (SourceScan.span: where the attack is), and
+ * a suspected page cached with it would be reported without one.
  */
-export const PAGE_TEXT_VERSION = 4;
+export const PAGE_TEXT_VERSION = 5;
 
 export type PageText =
   | {

@@ -61,6 +61,39 @@ export const CitationUnverifiedDataSchema = z.object({
 export type CitationUnverifiedData = z.infer<typeof CitationUnverifiedDataSchema>;
 
 /**
+ * Where in a cited document the injection score came from, and its text
+ * (docs/citations.md#where-the-attack-is): the attack a reviewer is shown,
+ * rather than the whole page.
+ */
+export const InjectionSpanSchema = z.object({
+  /** What gave the score: `instruction_text` (the model's window of words) or a near-certain signal's kind. */
+  kind: z.string(),
+  /**
+   * Offsets, in UTF-16 code units, into the text of `source` as the service
+   * extracted it and normalised it for matching (not into the document's
+   * bytes): the page's visible text, its JSON-LD text, the PDF's text, the
+   * JSON text of its scripts, or its markup texts, each from its own start.
+   * That text is not published; `sourceLength` and the excerpt say where.
+   */
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+  /** The length of that text. */
+  sourceLength: z.number().int().nonnegative(),
+  /**
+   * The span's text, at most 400 characters (then cut, ending ` …`), and up
+   * to 60 characters of context before and after (`… ` and ` …` where the
+   * text goes on), white space made single spaces, each neutralised by the
+   * quoting layer on its own.
+   */
+  before: z.string(),
+  text: z.string(),
+  after: z.string(),
+  /** The text is the document read as UTF-7, as it declares (browsers do not). */
+  utf7: z.literal(true).optional(),
+});
+export type InjectionSpan = z.infer<typeof InjectionSpanSchema>;
+
+/**
  * A cited document reads as carrying instructions for an AI reader: once per
  * citation of a review revision, whatever the citation's status.
  */
@@ -78,8 +111,14 @@ export const SourceInjectionSuspectedDataSchema = z.object({
   source: z.enum(INJECTION_SOURCES),
   /** The kinds of the detector's signals, each once. */
   signals: z.array(z.string()),
-  /** A short excerpt around the strongest signal, neutralised by the quoting layer. */
+  /**
+   * A short excerpt: the span's text with its context, as one string
+   * neutralised whole by the quoting layer. (Before the span, results
+   * stored by older versions: around the strongest signal.)
+   */
   snippet: z.string(),
+  /** Where the score came from, and its text; absent for a result stored before spans were kept. */
+  span: InjectionSpanSchema.optional(),
 });
 export type SourceInjectionSuspectedData = z.infer<typeof SourceInjectionSuspectedDataSchema>;
 

@@ -12,7 +12,7 @@ import { TEXT_SOURCES } from '../safety/citations/page-sources.js';
 import { VerdictSchema } from '../safety/classification/verdict.js';
 import { REVIEW_STATES } from '../safety/review/decision.js';
 import { REPORT_CHECK_MODES, SECTION_STATES } from '../safety/review/report-check.js';
-import { CITATION_STATUSES, REPORT_OUTCOMES } from './events.js';
+import { CITATION_STATUSES, InjectionSpanSchema, REPORT_OUTCOMES } from './events.js';
 import { IdSchema } from './payloads.js';
 
 /** The return value of a `goal.submitted` job. */
@@ -47,8 +47,10 @@ export const SourceInjectionSchema = z.object({
   source: z.enum(INJECTION_SOURCES),
   /** The kinds of the detector's signals (override, role_label, ...), each once. */
   kinds: z.array(z.string()),
-  /** A short excerpt around the strongest signal, neutralised by the quoting layer. */
+  /** The span's text with its context, one string neutralised whole (around the strongest signal in older results). */
   snippet: z.string(),
+  /** Where in the document the score came from, and its text; absent in results stored before spans were kept. */
+  span: InjectionSpanSchema.optional(),
 });
 export type SourceInjection = z.infer<typeof SourceInjectionSchema>;
 

@@ -174,6 +174,9 @@ dl.compact { font-size: .85rem; }
 .badge.c-fetch_failed { background: #fde2e1; color: #7d1a11; }
 .citation-injection { font-size: .85rem; margin: .2rem 0; }
 .badge.c-injection { background: #f3e3ff; color: #4b1870; }
+.attack-text { display: block; overflow-wrap: anywhere; }
+.attack-span { background: #f3e3ff; color: #4b1870; outline: 1px solid #b27fd6; border-radius: 2px; padding: 0 .1rem; }
+.attack-where { margin: .15rem 0 0; color: var(--muted); }
 li.citation { background: none; }
 .review-head { font-size: .85rem; }
 .url { font-size: .8rem; }

@@ -115,6 +115,7 @@ export function createReviewProcessor(deps: ReviewProcessorDeps) {
           source: r.injection.source,
           signals: r.injection.kinds,
           snippet: r.injection.snippet,
+          ...(r.injection.span === undefined ? {} : { span: r.injection.span }),
         },
       );
     }

@@ -82,7 +82,22 @@ describe('the parsing pool', () => {
       sources: { text: { text: 'kinase a phosphorylates creb.', gaps: [6, 8] } },
       truncated: false,
       // Then its injection scan, in the same thread: the page's own text, well under the threshold.
-      scan: { score: expect.any(Number), source: 'page', kinds: expect.any(Array), snippet: expect.any(String) },
+      // Its span comes through the thread with it: the model's window, every word of the page here.
+      scan: {
+        score: expect.any(Number),
+        source: 'page',
+        kinds: expect.any(Array),
+        snippet: expect.any(String),
+        span: {
+          kind: 'instruction_text',
+          start: 0,
+          end: 28,
+          sourceLength: 29,
+          before: '',
+          text: expect.any(String),
+          after: '.',
+        },
+      },
     });
     expect(extracted.ok && extracted.scan!.score).toBeLessThan(DEFAULT_INJECTION_THRESHOLD);
     // The buffer went to the thread: nothing was copied, and the caller's view is empty.

@@ -1,8 +1,11 @@
 /**
  * `cosci-safety scan [--file F] [--threshold T]`: runs the injection detector
- * on one text and prints its result as JSON. No Redis, no model.
+ * on one text and prints its result as JSON, with the text of its span
+ * (neutralised, so that a terminal or a log shows the attack inert). No
+ * Redis, no model.
  */
 import { detectInjection } from '../../safety/injection/index.js';
+import { spanExcerpt } from '../../safety/quoting/snippet.js';
 import { expectPositionals, parseCommand } from '../args.js';
 import { cliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
@@ -32,6 +35,9 @@ export async function runScan(args: string[], ctx: CliContext): Promise<number> 
     values.threshold !== undefined ? parseThreshold(values.threshold) : config.safety.injection_threshold;
   const text = await readTextToJudge(ctx, 'scan', values.file);
   const detection = detectInjection(text, { threshold });
-  ctx.stdout.write(JSON.stringify(detection, null, 2) + '\n');
+  const { span } = detection;
+  const shown =
+    span === undefined ? detection : { ...detection, span: { ...span, ...spanExcerpt(text, span.start, span.end) } };
+  ctx.stdout.write(JSON.stringify(shown, null, 2) + '\n');
   return detection.suspected ? EXIT.held : EXIT.ok;
 }

@@ -5,8 +5,9 @@
  * audit history.
  */
 import type { ReviewAuditEntry, ReviewConflict, ReviewItem, ReviewRevision } from '../../contracts/review-api.js';
-import type { ReviewVerification } from '../../contracts/results.js';
-import { injectionText } from '../../safety/review/injection-text.js';
+import type { InjectionSpan } from '../../contracts/events.js';
+import type { ReviewVerification, SourceInjection } from '../../contracts/results.js';
+import { injectionText, spanText } from '../../safety/review/injection-text.js';
 import { citationReasonText } from '../../safety/review/reasons.js';
 import { byId, el, fact, untrusted } from './dom.js';
 import { categoriesView, confidenceText, exactTime, plural, relativeTime, stateText } from './format.js';
@@ -26,6 +27,23 @@ function verdictLine(v: {
 }): string {
   const cats = categoriesView(v);
   return `${v.action} · ${cats.label}${cats.unclassified ? '' : ` · confidence ${confidenceText(v.confidence)}`}`;
+}
+
+/**
+ * The span of a suspected document: its text marked inside its context,
+ * each part untrusted text (set as text, never parsed; isolated, so that
+ * nothing in one part can reorder another), then where it is in words.
+ */
+function attackView(source: SourceInjection['source'], span: InjectionSpan): HTMLElement {
+  const box = el('div', null, 'attack');
+  const quote = el('q', null, 'attack-text');
+  quote.append(
+    untrusted('span', span.before, 'attack-context'),
+    untrusted('mark', span.text, 'attack-span'),
+    untrusted('span', span.after, 'attack-context'),
+  );
+  box.append(quote, el('p', spanText(source, span), 'attack-where small'));
+  return box;
 }
 
 export function renderItem(item: ReviewItem): void {
@@ -132,7 +150,10 @@ function renderEvidence(reviews: ReviewVerification[]): void {
           el('span', ` ${injectionText(x.injection)}`),
         );
         li.append(warning);
-        if (x.injection.snippet !== '') fact(dl, 'Around the strongest signal', untrusted('q', x.injection.snippet));
+        if (x.injection.span !== undefined) fact(dl, 'The attack', attackView(x.injection.source, x.injection.span));
+        // A result stored before spans were kept has the snippet alone.
+        else if (x.injection.snippet !== '')
+          fact(dl, 'Around the strongest signal', untrusted('q', x.injection.snippet));
       }
       li.append(dl);
       list.append(li);

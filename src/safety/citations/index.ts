@@ -30,8 +30,8 @@ export { CitationTextError, type CitationTextErrorCode } from './errors.js';
 export {
   INJECTION_SOURCES,
   scanSources,
-  snippetAround,
   type DocumentKind,
   type InjectionSource,
   type SourceScan,
+  type SourceSpan,
 } from './injection-scan.js';

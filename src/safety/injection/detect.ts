@@ -19,7 +19,8 @@
  * long), or the weight of the strongest signal when that reaches CERTAIN (an
  * override, a chat-template token, a tool call): those are suspected
  * whatever the words around them. Each signal's offsets refer to the
- * original text.
+ * original text, and so does the span: the one part of the text that gave
+ * the score, so that a reader is shown the attack rather than a whole page.
  */
 import { buildView, scanText } from '../quoting/normalized-view.js';
 import { type SignalKind } from './rules.js';
@@ -51,6 +52,22 @@ export interface InjectionSignal {
   weight: number;
 }
 
+/**
+ * The part of the text that gave the score: the model's best window
+ * (`instruction_text`) when the model's reading of the words gave it, else
+ * the strongest near-certain signal (its own kind). Offsets into the original
+ * text in UTF-16 code units, as a JavaScript string is indexed. Not bounded:
+ * a long region is covered whole, and whoever shows it cuts what it shows.
+ */
+export interface InjectionSpan {
+  /** What gave the score: `instruction_text` for the model's window, else the signal's kind. */
+  kind: SignalKind;
+  /** Index in the original text where the span starts. */
+  start: number;
+  /** Index in the original text just after the span. */
+  end: number;
+}
+
 export interface InjectionDetection {
   /** 0 (nothing addressed to an AI reader) to 1. */
   score: number;
@@ -63,6 +80,8 @@ export interface InjectionDetection {
    * most MAX_SIGNALS. Empty when not suspected (a lower threshold shows them).
    */
   signals: InjectionSignal[];
+  /** When suspected, where the score came from; absent otherwise, or when nothing in the text gave it. */
+  span?: InjectionSpan;
 }
 
 export interface DetectOptions {
@@ -73,11 +92,17 @@ export interface DetectOptions {
 /** Signals kept in a result: a hostile text may hold thousands, and the report should stay small. */
 export const MAX_SIGNALS = 64;
 
+/** The signal of highest weight, the first of equals. */
+function strongestOf(signals: readonly ViewSignal[]): ViewSignal | undefined {
+  let strongest: ViewSignal | undefined;
+  for (const s of signals) if (strongest === undefined || s.weight > strongest.weight) strongest = s;
+  return strongest;
+}
+
 /** The text's score: the model's best window, or its strongest signal if that is a near-certain one. */
-function combine(signals: readonly ViewSignal[], model: number): number {
-  let strongest = 0;
-  for (const s of signals) if (s.weight > strongest) strongest = s.weight;
-  return strongest >= CERTAIN ? Math.max(strongest, model) : model;
+function combine(strongest: ViewSignal | undefined, model: number): number {
+  const weight = strongest?.weight ?? 0;
+  return weight >= CERTAIN ? Math.max(weight, model) : model;
 }
 
 /**
@@ -102,7 +127,8 @@ export function detectOnView(
   const threshold = options.threshold ?? DEFAULT_INJECTION_THRESHOLD;
   const { signals: rules, logit, window } = scanView(view, MODEL);
   const model = logit === -Infinity ? 0 : 1 / (1 + Math.exp(-logit));
-  const combined = combine(rules, model);
+  const strongest = strongestOf(rules);
+  const combined = combine(strongest, model);
   const score = Math.round(combined * 1e4) / 1e4;
   const suspected = score >= threshold;
   // Spans are reported for a suspected text only: mapping them back to the original costs a second reading of a text that is not aligned with its view.
@@ -110,9 +136,13 @@ export function detectOnView(
   const found: Array<Omit<ViewSignal, 'kind'> & { kind: SignalKind }> = [...rules];
   // When the model's reading of the words, not a near-certain rule, gave the
   // score, its best window is what drove it: a plain instruction that no rule
-  // names would otherwise be suspected with nothing to point at.
-  if (combined === model && window.to > window.from)
-    found.push({ kind: 'instruction_text', from: window.from, to: window.to, weight: score });
+  // names would otherwise be suspected with nothing to point at. That window,
+  // or else the near-certain signal, is the span: the one decision of what
+  // gave the score, made here, whatever the scoring behind it.
+  const byModel = combined === model && window.to > window.from;
+  const best = { kind: 'instruction_text' as const, from: window.from, to: window.to };
+  if (byModel) found.push({ ...best, weight: score });
+  const drove = byModel ? best : strongest;
   // The strongest signals are kept when there are too many, then listed in order.
   const kept = (
     found.length > MAX_SIGNALS
@@ -120,16 +150,10 @@ export function detectOnView(
       : found
   ).sort((a, b) => a.from - b.from || b.weight - a.weight);
   // The map back to the original is built only when the view is not the text's own indices.
-  if (aligned) {
-    const signals = kept.map((s) => ({ kind: s.kind, start: s.from, end: s.to, weight: s.weight }));
-    return { score, suspected, threshold, signals };
-  }
-  const map = buildView(text);
-  const signals = kept.map((s) => ({
-    kind: s.kind,
-    start: map.start[s.from]!,
-    end: map.end[s.to - 1]!,
-    weight: s.weight,
-  }));
-  return { score, suspected, threshold, signals };
+  const map = aligned ? undefined : buildView(text);
+  const start = (from: number) => (map === undefined ? from : map.start[from]!);
+  const end = (to: number) => (map === undefined ? to : map.end[to - 1]!);
+  const signals = kept.map((s) => ({ kind: s.kind, start: start(s.from), end: end(s.to), weight: s.weight }));
+  const span = drove === undefined ? undefined : { kind: drove.kind, start: start(drove.from), end: end(drove.to) };
+  return { score, suspected, threshold, signals, ...(span === undefined ? {} : { span }) };
 }

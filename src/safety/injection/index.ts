@@ -7,5 +7,6 @@ export {
   type DetectOptions,
   type InjectionDetection,
   type InjectionSignal,
+  type InjectionSpan,
   type SignalKind,
 } from './detect.js';

@@ -24,8 +24,10 @@ export {
   type DetectOptions,
   type InjectionDetection,
   type InjectionSignal,
+  type InjectionSpan,
   type SignalKind,
 } from '../injection/index.js';
+export { SNIPPET_CONTEXT, SNIPPET_SPAN, snippetAround, spanExcerpt, type SpanExcerpt } from './snippet.js';
 export { datamarkingPreamble, MARKERS } from './datamark.js';
 export { findTags, containsTag, TAG_NAMES, type TagName, type TagSpan } from './tags.js';
 export { PREFIX_KINDS, classifyLine, type PrefixKind } from './prefixes.js';

@@ -21,6 +21,23 @@ function floor2(x: number): string {
   return (Math.floor(x * 100) / 100).toFixed(2);
 }
 
+/** Where the span is, in words: which text, at which offsets of how many, and what gave the score. */
+export function spanText(
+  source: InjectionSource,
+  span: { kind: string; start: number; end: number; sourceLength: number; utf7?: true | undefined },
+): string {
+  const what =
+    span.kind === 'instruction_text'
+      ? "the words the detector's model read as an instruction"
+      : `a near-certain signal (${span.kind})`;
+  const reading = span.utf7 ? ', read as UTF-7' : '';
+  return (
+    `What gave the score: ${what}, ${WHERE[source]}${reading}, ` +
+    `at offsets ${span.start} to ${span.end} of its ${span.sourceLength} characters as extracted. ` +
+    'Shown neutralised, with a little of the text around it.'
+  );
+}
+
 /** One sentence: what was found, where, how strongly; the snippet is shown apart, as untrusted text. */
 export function injectionText(injection: {
   score: number;
