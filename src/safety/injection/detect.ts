@@ -5,19 +5,23 @@
  * It reads the normalised view of quoting (../quoting/normalized-view.ts),
  * so what Layer 1 already undoes (lookalike letters, invisible characters,
  * character references and escapes, Unicode tags) hides nothing here either.
- * One pass over the view (scan.ts) does two things:
+ * One pass over the view (scan.ts) reads it:
  *
  * - the rules (rules.ts, lexicons.ts) find signals, each rule tried only at
  *   the words and characters where it can begin; phrases spelt out with
  *   spaces or separators between the letters are read too;
- * - a linear model (model.ts) scores windows of WINDOW_TOKENS words from
- *   their hashed word unigrams and bigrams and the signal kinds found in
- *   them.
+ * - each word is hashed (unigram and bigram) and given its classes
+ *   (classes.ts: the AI reader named, "you", instructions, a send, a
+ *   secret...), and close pairs of classes are noted;
+ * - a linear model (model.ts) scores every window of 12, 24 and 48 words
+ *   from its words, and from the rule kinds, classes and class pairs it holds.
  *
- * The score is the model's (its best window, less a penalty that grows with
- * the log of the number of windows, so a long page is not flagged for being
- * long), or the weight of the strongest signal when that reaches CERTAIN (an
- * override, a chat-template token, a tool call): those are suspected
+ * An attack is a few sentences inside an ordinary page, so the text scores
+ * its best window, with no penalty for its length: the threshold is set in
+ * training against the best windows of ordinary pages and texts. Encoded
+ * runs (ROT13, leetspeak, Morse, base64...; decode.ts) are read decoded too.
+ * The score is the model's, or the weight of the strongest signal when that
+ * reaches CERTAIN (a chat-template token, a tool call): those are suspected
  * whatever the words around them. Each signal's offsets refer to the
  * original text, and so does the span: the one part of the text that gave
  * the score, so that a reader is shown the attack rather than a whole page.
@@ -26,21 +30,13 @@ import { buildView, scanText } from '../quoting/normalized-view.js';
 import { type SignalKind } from './rules.js';
 import { scanView, type ViewSignal } from './scan.js';
 
-export { WINDOW_TOKENS } from './scan.js';
+export { WINDOW_SIZES } from './scan.js';
 import { MODEL } from './model.js';
 
 export { SIGNAL_KINDS, type SignalKind } from './rules.js';
 
-/**
- * The default threshold. The model's bias is set in training so that this
- * threshold falls where cross-validated scores of the development corpus's
- * benign texts are at most 0.5% above it (2% for web pages);
- * docs/quoting.md and docs/benchmarks.md give the figures.
- */
-export const DEFAULT_INJECTION_THRESHOLD = 0.7;
-
-/** A signal this strong alone (an override, a chat-template token, a tool call) makes the text suspected whatever the model says. */
-export const CERTAIN = 0.85;
+export { CERTAIN, DEFAULT_INJECTION_THRESHOLD } from './threshold.js';
+import { CERTAIN, DEFAULT_INJECTION_THRESHOLD } from './threshold.js';
 
 export interface InjectionSignal {
   kind: SignalKind;

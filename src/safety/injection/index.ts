@@ -2,7 +2,7 @@ export {
   DEFAULT_INJECTION_THRESHOLD,
   MAX_SIGNALS,
   SIGNAL_KINDS,
-  WINDOW_TOKENS,
+  WINDOW_SIZES,
   detectInjection,
   type DetectOptions,
   type InjectionDetection,

@@ -463,18 +463,27 @@ export const RULES: readonly Rule[] = [
   },
 ];
 
+/** The strongest weight a signal of `kind` can carry (see weakestWeight). */
+export function strongestWeight(kind: RuleSignalKind): number {
+  return Math.max(...signalWeights(kind));
+}
+
 /**
  * The weakest weight a signal of `kind` can carry: of its rules, and of the
  * signals the pass gives itself (questions, base64 runs, squashed phrases).
  * Training sets each kind's prior from it (scripts/train-injection-model.ts).
  */
 export function weakestWeight(kind: RuleSignalKind): number {
+  return Math.min(...signalWeights(kind));
+}
+
+function signalWeights(kind: RuleSignalKind): number[] {
   const weights = RULES.filter((r) => r.kind === kind).map((r) => r.weight);
   if (kind === 'question') weights.push(QUESTION_WEIGHT);
   if (kind === 'encoded_payload') weights.push(ENCODED_WEIGHT);
   if (kind === 'spaced_phrase') weights.push(...SQUASHED_PHRASES.map((p) => p.weight));
   if (weights.length === 0) throw new Error(`no weight for signal kind ${kind}`);
-  return Math.min(...weights);
+  return weights;
 }
 
 /**
