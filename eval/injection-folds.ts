@@ -25,7 +25,7 @@ export const FOLDS = SOURCES.length;
 export const PAGE_TARGET = 0.01;
 export const TEXT_TARGET = 0.002;
 /** Benign texts are cut into parts of this many characters for training. */
-const PART = Number(process.env.PART ?? 1500);
+const PART = 400;
 /** Attacks placed inside page excerpts of this many characters, for training. */
 const HOST = 1500;
 
@@ -96,13 +96,13 @@ export function trainingSamples(p: Prepared, leftOut: string | undefined, held: 
   p.corpus.attacks.forEach((a, i) => {
     if (!trainable(a, leftOut)) return;
     out.push(p.alone[i]!);
-    if (process.env.NO_EMBED === undefined && !held.includes(p.hostFold[i]!)) out.push(p.inPage[i]!);
+    if (!held.includes(p.hostFold[i]!)) out.push(p.inPage[i]!);
   });
   p.corpus.benign.forEach((b, i) => {
     if (!b.evalOnly && !held.includes(p.benignFold[i]!)) out.push(...p.benign[i]!);
   });
   for (const page of p.pages) if (!held.includes(page.fold)) out.push(...page.parts);
-  if (process.env.NO_SYNTH === undefined) out.push(...p.synthetic);
+  out.push(...p.synthetic);
   return out;
 }
 

@@ -10,9 +10,8 @@
  * best window under the current weights takes the gradient step of a
  * logistic loss with the text's label (multiple-instance learning): an
  * attack's best window is pulled up, an ordinary text's best window, the one
- * most like an attack, is pushed down. Word weights learn more slowly than
- * the classes' and the rules' (WORD_RATE): a word names one source's attacks,
- * a class all of theirs.
+ * most like an attack, is pushed down. The rule kinds start from what the
+ * rules say (kindPriors).
  */
 import { htmlSources } from '../src/safety/citations/page-sources.js';
 import { scanText } from '../src/safety/quoting/normalized-view.js';
@@ -50,11 +49,12 @@ export interface Weights {
 }
 
 export const FIT = {
-  epochs: Number(process.env.EPOCHS ?? 16),
-  rate: Number(process.env.RATE ?? 0.05),
-  l2: Number(process.env.L2 ?? 1e-5),
+  epochs: 12,
+  rate: 0.1,
+  /** L2, towards the priors for the rule kinds (kindPriors) and towards 0 for the rest. */
+  l2: 1e-3,
   /** Word weights learn at this share of the rate. */
-  wordRate: Number(process.env.WORD_RATE ?? 0.2),
+  wordRate: 1,
   seed: 20261202,
 };
 
@@ -63,7 +63,7 @@ export function sample(text: string, y: 0 | 1, weight = 1): Sample {
   const view = scanText(text).view;
   const own = keepReading(readView(view));
   const readings = [own];
-  forEachDecoded(view, (r) => readings.push(keepReading(r)));
+  forEachDecoded(text, view, (r) => readings.push(keepReading(r)));
   const certain = readings.some((r) => r.signals.some((s) => s.weight >= CERTAIN));
   return { readings, y, weight, certain };
 }
@@ -107,7 +107,7 @@ export function kindPriors(): Float64Array {
 /** Fits a model to the samples (see the top of this file); deterministic for a seed. */
 export function fit(samples: readonly Sample[], options: Partial<typeof FIT> = {}): Weights {
   const o = { ...FIT, ...options };
-  const prior = process.env.NO_PRIOR === undefined ? kindPriors() : new Float64Array(KIND_FEATURES);
+  const prior = kindPriors();
   const w: Weights = {
     words: new Float64Array(HASHED),
     kinds: Float64Array.from(prior),

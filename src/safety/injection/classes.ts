@@ -160,6 +160,8 @@ export const WORD_CLASSES = {
     'restriction*',
     'policy',
     'policies',
+    'criteria',
+    'guidance',
     ...singleWords(INSTRUCTION_NOUNS),
   ],
   /** Which instructions: the ones before. */
@@ -203,6 +205,8 @@ export const WORD_CLASSES = {
     'supersede*',
     'cancel',
     'void',
+    'omit',
+    'set aside',
     ...singleWords(OVERRIDE_VERBS),
     ...singleWords(OVERRIDE_VERBS_LAST),
   ],

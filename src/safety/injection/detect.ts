@@ -28,7 +28,8 @@
  */
 import { buildView, scanText } from '../quoting/normalized-view.js';
 import { type SignalKind } from './rules.js';
-import { scanView, type ViewSignal } from './scan.js';
+import { forEachDecoded } from './decoded.js';
+import { bestWindow, readView, type ModelInput } from './scan.js';
 
 export { WINDOW_SIZES } from './scan.js';
 import { MODEL } from './model.js';
@@ -88,17 +89,55 @@ export interface DetectOptions {
 /** Signals kept in a result: a hostile text may hold thousands, and the report should stay small. */
 export const MAX_SIGNALS = 64;
 
+/** A signal found in the view, or for a run of Unicode tags in the original text. */
+interface Found {
+  kind: SignalKind;
+  from: number;
+  to: number;
+  weight: number;
+  inText?: true;
+}
+
 /** The signal of highest weight, the first of equals. */
-function strongestOf(signals: readonly ViewSignal[]): ViewSignal | undefined {
-  let strongest: ViewSignal | undefined;
+function strongestOf(signals: readonly Found[]): Found | undefined {
+  let strongest: Found | undefined;
   for (const s of signals) if (strongest === undefined || s.weight > strongest.weight) strongest = s;
   return strongest;
 }
 
 /** The text's score: the model's best window, or its strongest signal if that is a near-certain one. */
-function combine(strongest: ViewSignal | undefined, model: number): number {
+function combine(strongest: Found | undefined, model: number): number {
   const weight = strongest?.weight ?? 0;
   return weight >= CERTAIN ? Math.max(weight, model) : model;
+}
+
+const sigmoid = (logit: number): number => (logit === -Infinity ? 0 : 1 / (1 + Math.exp(-logit)));
+
+/**
+ * What the model and the rules found in a text: its own reading's and each
+ * decoded run's (decoded.ts), the run standing for whatever was found in it.
+ */
+function read(text: string, view: string, model: ModelInput): { found: Found[]; logit: number; best: Found | undefined } {
+  const reading = readView(view);
+  const pick = bestWindow(reading, model);
+  const found: Found[] = [...reading.signals];
+  let logit = pick.logit;
+  // The best window in the view, read before a decoded run's pass reuses the buffers.
+  let best: Found | undefined =
+    pick.end > pick.start
+      ? { kind: 'instruction_text', from: reading.from[pick.start]!, to: reading.to[pick.end - 1]!, weight: 0 }
+      : undefined;
+  forEachDecoded(text, view, (decoded, run) => {
+    const at = { from: run.from, to: run.to, ...(run.inText ? { inText: true as const } : {}) };
+    const p = bestWindow(decoded, model);
+    if (p.logit > logit) {
+      logit = p.logit;
+      best = { kind: 'encoded_payload', ...at, weight: 0 };
+    }
+    const strongest = strongestOf(decoded.signals);
+    if (strongest !== undefined) found.push({ ...at, kind: strongest.kind, weight: strongest.weight });
+  });
+  return { found, logit, best };
 }
 
 /**
@@ -108,6 +147,13 @@ function combine(strongest: ViewSignal | undefined, model: number): number {
 export function detectInjection(text: string, options: DetectOptions = {}): InjectionDetection {
   const { view, aligned } = scanText(text);
   return detectOnView(text, view, aligned, options);
+}
+
+/** The score alone, under a given model: what the evaluation of a model trained without some source runs. */
+export function injectionScore(text: string, model: ModelInput = MODEL): number {
+  const view = scanText(text).view;
+  const { found, logit } = read(text, view, model);
+  return Math.round(combine(strongestOf(found), sigmoid(logit)) * 1e4) / 1e4;
 }
 
 /**
@@ -121,22 +167,21 @@ export function detectOnView(
   options: DetectOptions = {},
 ): InjectionDetection {
   const threshold = options.threshold ?? DEFAULT_INJECTION_THRESHOLD;
-  const { signals: rules, logit, window } = scanView(view, MODEL);
-  const model = logit === -Infinity ? 0 : 1 / (1 + Math.exp(-logit));
-  const strongest = strongestOf(rules);
+  const { found, logit, best } = read(text, view, MODEL);
+  const model = sigmoid(logit);
+  const strongest = strongestOf(found);
   const combined = combine(strongest, model);
   const score = Math.round(combined * 1e4) / 1e4;
   const suspected = score >= threshold;
   // Spans are reported for a suspected text only: mapping them back to the original costs a second reading of a text that is not aligned with its view.
   if (!suspected || score === 0) return { score, suspected, threshold, signals: [] };
-  const found: Array<Omit<ViewSignal, 'kind'> & { kind: SignalKind }> = [...rules];
   // When the model's reading of the words, not a near-certain rule, gave the
   // score, its best window is what drove it: a plain instruction that no rule
-  // names would otherwise be suspected with nothing to point at. That window,
-  // or else the near-certain signal, is the span: the one decision of what
-  // gave the score, made here, whatever the scoring behind it.
-  const byModel = combined === model && window.to > window.from;
-  const best = { kind: 'instruction_text' as const, from: window.from, to: window.to };
+  // names would otherwise be suspected with nothing to point at. That window
+  // (or the encoded run it was read from), or else the near-certain signal,
+  // is the span: the one decision of what gave the score, made here, whatever
+  // the scoring behind it.
+  const byModel = combined === model && best !== undefined;
   if (byModel) found.push({ ...best, weight: score });
   const drove = byModel ? best : strongest;
   // The strongest signals are kept when there are too many, then listed in order.
@@ -147,9 +192,9 @@ export function detectOnView(
   ).sort((a, b) => a.from - b.from || b.weight - a.weight);
   // The map back to the original is built only when the view is not the text's own indices.
   const map = aligned ? undefined : buildView(text);
-  const start = (from: number) => (map === undefined ? from : map.start[from]!);
-  const end = (to: number) => (map === undefined ? to : map.end[to - 1]!);
-  const signals = kept.map((s) => ({ kind: s.kind, start: start(s.from), end: end(s.to), weight: s.weight }));
-  const span = drove === undefined ? undefined : { kind: drove.kind, start: start(drove.from), end: end(drove.to) };
+  const start = (f: Found) => (f.inText === true || map === undefined ? f.from : map.start[f.from]!);
+  const end = (f: Found) => (f.inText === true || map === undefined ? f.to : map.end[f.to - 1]!);
+  const signals = kept.map((s) => ({ kind: s.kind, start: start(s), end: end(s), weight: s.weight }));
+  const span = drove === undefined ? undefined : { kind: drove.kind, start: start(drove), end: end(drove) };
   return { score, suspected, threshold, signals, ...(span === undefined ? {} : { span }) };
 }

@@ -20,6 +20,8 @@ import {
   PERSONA_PHRASES,
   HYPOTHETICAL_PHRASES,
   READER_NAMES,
+  ADDRESSEES,
+  MACHINE_READERS,
   READER_OUTPUTS,
   SECOND_PERSON,
   SECRETS,
@@ -39,6 +41,8 @@ export const RULE_SIGNAL_KINDS = [
   'fake_end',
   'tool_call',
   'reader_reference',
+  'addressed',
+  'secrecy',
   'second_person',
   'imperative',
   'question',
@@ -84,7 +88,27 @@ export interface Rule {
   starts: Starts;
   /** A check of a match that the pattern cannot make cheaply. */
   accept?: (match: string) => boolean;
+  /**
+   * The weight when the match is a mention, not a command (see MENTIONED):
+   * a paper about prompt injection quotes "ignore previous instructions" or
+   * says a model was told "to ignore" them.
+   */
+  mentioned?: number;
 }
+
+/**
+ * What comes just before a match that makes it a mention: an opening quote,
+ * or a machine reader as the object of "to" ("instructs the model to
+ * ignore", "trained it to disregard"), which describes an attack; "you to
+ * ignore" is one. Tested on the view just before the match.
+ */
+/** What opens an address: "Note to", "Dear", "Attention". */
+const ADDRESS_OPENERS =
+  '(?:NOTE|MESSAGE|INSTRUCTIONS?|REMINDER|REQUEST|WARNING|FOOTNOTE)\\s+(?:TO|FOR)|DEAR|HEY|HELLO|HI|ATTENTION';
+/** What makes a reader a machine: "automated", "language-model", "AI". */
+const MACHINE_PREFIX = '(?:AUTOMATED|AUTOMATIC|ARTIFICIAL|LANGUAGE[- ]MODEL|AI|LLM|GPT|MACHINE)';
+
+export const MENTIONED = /(?:["\u201c\u2018'\u00ab`]\s*|(?:MODELS?|LLMS?|AI|ASSISTANTS?|AGENTS?|SYSTEMS?|CHATBOTS?|IT|THEM)\s+TO\s+)$/;
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -154,6 +178,7 @@ export const RULES: readonly Rule[] = [
   {
     kind: 'override',
     weight: 0.95,
+    mentioned: 0.6,
     pattern: new RegExp(`${B}${verbs}${E}${clause(32)}${B}${nouns}`, 'y'),
     starts: startsOf(all(OVERRIDE_VERBS)),
   },
@@ -417,6 +442,37 @@ export const RULES: readonly Rule[] = [
     starts: { chars: ['"', '<'], words: ['ACTION'] },
   },
   // The AI reader named, or what it produces as "your response", "your code".
+  // A note, a message or a greeting addressed to a machine reader: "Note to language-model reviewers:",
+  // "Dear assistant,", "a message from the user to the AI assistant".
+  {
+    kind: 'addressed',
+    weight: 0.8,
+    pattern: new RegExp(
+      `${B}(?:(?:${ADDRESS_OPENERS})\\s+(?:(?:THE|ALL|ANY|EVERY|AN?)\\s+)?(?:${MACHINE_PREFIX}[- ]?)?${alt(ADDRESSEES)}|(?:${ADDRESS_OPENERS}|TO)\\s+(?:(?:THE|ALL|ANY|EVERY|AN?)\\s+)?${MACHINE_PREFIX}[- ]?${alt(MACHINE_READERS)})${E}`,
+      'y',
+    ),
+    starts: {
+      words: [
+        ...pairs('NOTE MESSAGE INSTRUCTION INSTRUCTIONS REMINDER REQUEST WARNING FOOTNOTE', 'TO FOR'),
+        'DEAR',
+        'HEY',
+        'HELLO',
+        'HI',
+        'ATTENTION',
+        'TO',
+      ],
+    },
+  },
+  // Secrecy from the person the reader works for: "do not tell the user", "without mentioning this".
+  {
+    kind: 'secrecy',
+    weight: 0.75,
+    pattern: new RegExp(
+      `${B}(?:DO\\s+NOT|DON'?T|NEVER|WITHOUT|NOT)\\s+(?:EVER\\s+)?(?:TELL|TELLING|MENTION|MENTIONING|REVEAL|REVEALING|INFORM|INFORMING|NOTIFY|NOTIFYING|ALERT|ALERTING|DISCLOSE|DISCLOSING|ACKNOWLEDGE|ACKNOWLEDGING|LET)\\s+(?:IT\\s+|THIS\\s+|THAT\\s+)?(?:TO\\s+)?(?:THE\\s+)?(?:USERS?|HUMANS?|ANYONE|ANYBODY|THEM|THIS\\s+(?:NOTE|MESSAGE|INSTRUCTION|REQUEST|TEXT|STEP)|THAT\\s+YOU|YOU\\s+(?:DID|WERE|HAVE|ARE))${E}`,
+      'y',
+    ),
+    starts: { words: [...pairs('DO', 'NOT'), 'DON', 'DONT', 'NEVER', 'WITHOUT', 'NOT'] },
+  },
   {
     kind: 'reader_reference',
     weight: 0.75,

@@ -34,6 +34,7 @@ const isCjk = cjk;
 const isSeparator = separator;
 import {
   ENCODED_WEIGHT,
+  MENTIONED,
   QUESTION_WEIGHT,
   RULES,
   SQUASHED_PHRASES,
@@ -481,6 +482,9 @@ export function bestWindow(r: Reading, m: ModelInput): WindowPick {
   const best: WindowPick = { logit: -Infinity, size: 0, start: 0, end: 0 };
   for (let s = 0; s < WINDOW_SIZES.length; s++) {
     const size = WINDOW_SIZES[s]!;
+    // A text shorter than a size is read by the smallest only: each size has its own bias, and a short
+    // text read whole with a larger size's bias would score unlike the same words inside a page.
+    if (s > 0 && size > n) break;
     const stride = size >> 2;
     const bias = m.bias[s]!;
     let e0 = 0;
@@ -575,7 +579,11 @@ export class Pass {
     if (rule.accept !== undefined && !rule.accept(m[0])) return;
     const lead = m[1] === undefined ? 0 : m[0].length - m[1].length;
     this.lastEnd[r] = at + m[0].length;
-    this.signal(rule.kind, at + lead, at + m[0].length, rule.weight);
+    const weight =
+      rule.mentioned !== undefined && MENTIONED.test(this.view.slice(Math.max(0, at + lead - 24), at + lead))
+        ? rule.mentioned
+        : rule.weight;
+    this.signal(rule.kind, at + lead, at + m[0].length, weight);
   }
 
   /** A word that is a whole match of rule r. */
