@@ -53,7 +53,7 @@ import {
   writeMarkedSection,
 } from '../eval/machine.js';
 import { rng } from '../eval/random.js';
-import { scanText } from '../src/safety/quoting/normalized-view.js';
+import { scanText } from '../src/safety/text/normalized-view.js';
 import { FEATURES, HASHED, LENGTH_PENALTY, scanView } from '../src/safety/injection/scan.js';
 import { RULE_SIGNAL_KINDS, weakestWeight } from '../src/safety/injection/rules.js';
 import { CERTAIN, DEFAULT_INJECTION_THRESHOLD } from '../src/safety/injection/detect.js';

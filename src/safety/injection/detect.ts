@@ -22,7 +22,7 @@
  * original text, and so does the span: the one part of the text that gave
  * the score, so that a reader is shown the attack rather than a whole page.
  */
-import { buildView, scanText } from '../quoting/normalized-view.js';
+import { buildView, scanText } from '../text/normalized-view.js';
 import { type SignalKind } from './rules.js';
 import { scanView, type ViewSignal } from './scan.js';
 

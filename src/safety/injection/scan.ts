@@ -21,7 +21,7 @@ import {
   isCjk as cjk,
   isSeparator as separator,
   wordHash,
-} from './words.js';
+} from '../text/words.js';
 
 // Local copies: V8 optimises a module's own constants better than imported bindings in the hot loop below.
 const FNV = FNV_BASIS;
