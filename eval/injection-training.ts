@@ -14,7 +14,7 @@
  * rules say (kindPriors).
  */
 import { htmlSources } from '../src/safety/citations/page-sources.js';
-import { scanText } from '../src/safety/quoting/normalized-view.js';
+import { scanText } from '../src/safety/text/normalized-view.js';
 import { CERTAIN } from '../src/safety/injection/threshold.js';
 import {
   HASHED,

@@ -4,7 +4,7 @@
  * Morse, base64, bytes in hexadecimal and reversed text. (Letters spelt with
  * separators, `I-G-N-O-R-E`, the detector reads itself.)
  *
- * The input is the detector's normalised view (quoting/normalized-view.ts):
+ * The input is the detector's normalised view (text/normalized-view.ts):
  * ASCII letters are capitals there, so the decoded text is folded the same
  * way. A segment's `from` and `to` are offsets of the encoded run in the view.
  *
@@ -32,9 +32,9 @@
  * once, in pieces of at most MAX_SEGMENT_CHARS. Prose costs one hash lookup
  * a word and a few tests of flags gathered as the word was read.
  */
-import { foldText } from '../quoting/normalized-view.js';
+import { foldText } from '../text/normalized-view.js';
 import { COMMON_WORDS } from './common-words.js';
-import { isSeparator } from './words.js';
+import { isSeparator } from '../text/words.js';
 
 export type Encoding = 'rot13' | 'leet' | 'pig_latin' | 'morse' | 'base64' | 'hex' | 'reversed';
 

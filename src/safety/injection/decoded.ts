@@ -5,7 +5,7 @@
  * absent from the view: read here from the text), is read again as the
  * plain text it encodes, by the same pass and model.
  */
-import { foldText } from '../quoting/normalized-view.js';
+import { foldText } from '../text/normalized-view.js';
 import { decodedSegments, type Encoding } from './decode.js';
 import { readView, type Reading } from './scan.js';
 

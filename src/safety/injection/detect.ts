@@ -2,7 +2,7 @@
  * The injection detector: does a text carry instructions addressed to an AI
  * reader? Pure, deterministic and offline.
  *
- * It reads the normalised view of quoting (../quoting/normalized-view.ts),
+ * It reads the normalised view of the text layer (../text/normalized-view.ts),
  * so what Layer 1 already undoes (lookalike letters, invisible characters,
  * character references and escapes, Unicode tags) hides nothing here either.
  * One pass over the view (scan.ts) reads it:
@@ -26,7 +26,7 @@
  * original text, and so does the span: the one part of the text that gave
  * the score, so that a reader is shown the attack rather than a whole page.
  */
-import { buildView, scanText } from '../quoting/normalized-view.js';
+import { buildView, scanText } from '../text/normalized-view.js';
 import { type SignalKind } from './rules.js';
 import { forEachDecoded } from './decoded.js';
 import { bestWindow, readView, type ModelInput } from './scan.js';

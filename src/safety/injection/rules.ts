@@ -3,15 +3,15 @@
  * span of one kind of signal, with the weight that span alone gives the
  * score. The view is upper-case, folded to ASCII where a letter has an ASCII
  * lookalike, with escapes decoded and invisible characters gone
- * (../quoting/normalized-view.ts), so the patterns below are written in
+ * (../text/normalized-view.ts), so the patterns below are written in
  * capitals and lexicon words are folded the same way before they are
  * compiled.
  *
  * Every pattern is linear: a bounded gap between its parts and no nested
  * repetition, so each start position costs a bounded amount of work.
  */
-import { foldText } from '../quoting/normalized-view.js';
-import { firstWords } from './words.js';
+import { foldText } from '../text/normalized-view.js';
+import { firstWords } from '../text/words.js';
 import {
   IMPERATIVE_VERBS,
   INSTRUCTION_NOUNS,

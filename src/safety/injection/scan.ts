@@ -22,8 +22,8 @@ import {
   isSeparator as separator,
   isWordUnit,
   wordHash,
-} from './words.js';
-import { foldText } from '../quoting/normalized-view.js';
+} from '../text/words.js';
+import { foldText } from '../text/normalized-view.js';
 import { CLASS_COUNT, CLASS_NAMES, PAIR_DISTANCE, WORD_CLASSES } from './classes.js';
 
 // Local copies: V8 optimises a module's own constants better than imported bindings in the hot loop below.

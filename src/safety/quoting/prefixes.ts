@@ -14,7 +14,7 @@
  * U+2029. A model may start a new turn after any of them, so each starts a
  * line that is checked on its own.
  */
-import { foldText, scanText } from './normalized-view.js';
+import { foldText, scanText } from '../text/normalized-view.js';
 
 export const PREFIX_KINDS = [
   'role_prefix',

@@ -7,7 +7,7 @@ import {
   decodedSegments,
   type DecodedSegment,
 } from '../../../src/safety/injection/decode.js';
-import { foldText } from '../../../src/safety/quoting/normalized-view.js';
+import { foldText } from '../../../src/safety/text/normalized-view.js';
 
 /** The segments of a text, read as the detector reads it: through its normalised view. */
 function segmentsOf(text: string): DecodedSegment[] {

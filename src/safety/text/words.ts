@@ -1,7 +1,8 @@
 /**
- * How the detector cuts the normalised view into words, and hashes them:
- * shared by the pass (scan.ts) and the rules (rules.ts), whose triggers are
- * words cut and hashed the same way.
+ * How the injection detector cuts the normalised view into words, and hashes
+ * them: shared by its pass (../injection/scan.ts) and its rules
+ * (../injection/rules.ts), whose triggers are words cut and hashed the same
+ * way.
  *
  * A word is a run of ASCII letters and digits or of letters of other
  * alphabets (the view folds lookalikes to ASCII, so a Cyrillic word may hold
