@@ -32,7 +32,16 @@ import { forEachDecoded } from './decoded.js';
 import { bestWindow, readView, type ModelInput } from './scan.js';
 
 export { WINDOW_SIZES } from './scan.js';
-import { MODEL } from './model.js';
+import { loadModel } from './model.js';
+import { MODEL_FILE } from './model-weights.js';
+
+/**
+ * The shipped model, read once when the detector is first imported: a model
+ * file that does not fit the code throws ModelShapeError here, at start-up,
+ * instead of scoring some kind's attacks 0 (the training script does not
+ * import this module, so it can always write a new file).
+ */
+const MODEL: ModelInput = loadModel(MODEL_FILE);
 
 export { SIGNAL_KINDS, type SignalKind } from './rules.js';
 

@@ -11,7 +11,6 @@
  */
 import { CosciError } from '../../errors.js';
 import { CLASS_NAMES } from './classes.js';
-import { MODEL_FILE } from './model-weights.js';
 import { RULE_SIGNAL_KINDS } from './rules.js';
 import { HASHED, KIND_FEATURES, WINDOW_SIZES, type ModelInput } from './scan.js';
 
@@ -110,6 +109,3 @@ export function loadModel(file: ModelFile): ModelInput {
     bias: [...file.bias],
   };
 }
-
-/** The shipped model, read once at start-up. */
-export const MODEL: ModelInput = loadModel(MODEL_FILE);
