@@ -11,28 +11,16 @@
  * instructions. Sources: the phrasing of published prompt-injection attacks
  * (e.g. Perez and Ribeiro 2022, "Ignore Previous Prompt", arXiv:2211.09527;
  * Greshake et al. 2023, arXiv:2302.12173) and ordinary translations of it.
+ *
+ * The English verbs and nouns of the override lexicons are phrases quoting
+ * reads too: they are kept in the shared table (../text/phrases.ts), and
+ * read from it here.
  */
+import { INSTRUCTION_WORDS, OVERRIDE_VERBS_EN, phrasesFor } from '../text/phrases.js';
 
 /** A verb telling the reader to disregard something, by language. */
 export const OVERRIDE_VERBS: Record<string, readonly string[]> = {
-  en: [
-    'ignore',
-    'disregard',
-    'forget',
-    'overlook',
-    'bypass',
-    'override',
-    'neglect',
-    'abandon',
-    'discard',
-    'skip',
-    'set aside',
-    'pay no attention to',
-    'do not follow',
-    "don't follow",
-    'stop following',
-    'no longer follow',
-  ],
+  en: phrasesFor(OVERRIDE_VERBS_EN, 'detector'),
   fr: ['ignore', 'ignorez', 'oublie', 'oubliez', 'ne tiens pas compte', 'ne tenez pas compte', 'faites abstraction'],
   de: [
     'ignoriere',
@@ -111,17 +99,7 @@ export const OVERRIDE_VERBS_LAST: Record<string, readonly string[]> = {
 
 /** A noun for the instructions or rules the reader was given, by language. */
 export const INSTRUCTION_NOUNS: Record<string, readonly string[]> = {
-  en: [
-    'instruction',
-    'instructions',
-    'directive',
-    'directives',
-    'prompt',
-    'prompts',
-    'guidelines',
-    'programming',
-    'the above',
-  ],
+  en: phrasesFor(INSTRUCTION_WORDS, 'strong'),
   fr: ['instructions', 'consignes', 'directives', 'règles', 'ordres', 'tout ce qui précède', 'ce qui précède'],
   de: ['anweisungen', 'anweisung', 'befehle', 'regeln', 'vorgaben', 'anordnungen', 'alles'],
   es: ['instrucciones', 'reglas', 'indicaciones', 'directrices', 'órdenes', 'todo lo anterior'],
@@ -163,22 +141,7 @@ export const INSTRUCTION_NOUNS: Record<string, readonly string[]> = {
  * rules and regulations", "forget all that"): a weaker signal than the
  * nouns above.
  */
-export const WEAK_INSTRUCTION_NOUNS: readonly string[] = [
-  'rules',
-  'criteria',
-  'guidance',
-  'commands',
-  'orders',
-  'constraints',
-  'restrictions',
-  'context',
-  'everything',
-  'anything',
-  'all that',
-  'what you',
-  'told',
-  'instructed',
-];
+export const WEAK_INSTRUCTION_NOUNS: readonly string[] = phrasesFor(INSTRUCTION_WORDS, 'weak');
 
 /** Secrets a reader may be asked to reveal, by language. */
 export const SECRETS: Record<string, readonly string[]> = {

@@ -5,13 +5,28 @@
  * lookalike, with escapes decoded and invisible characters gone
  * (../text/normalized-view.ts), so the patterns below are written in
  * capitals and lexicon words are folded the same way before they are
- * compiled.
+ * compiled. The phrases quoting's prefix marking reads too (role names, verbs
+ * of disregard, instruction words, modes, titles) come from the one table of
+ * them, ../text/phrases.ts, which names the kinds; each rule takes the
+ * phrases of its reading there.
  *
  * Every pattern is linear: a bounded gap between its parts and no nested
  * repetition, so each start position costs a bounded amount of work.
  */
 import { foldText } from '../text/normalized-view.js';
 import { firstWords } from '../text/words.js';
+import {
+  AUTHORITY_TITLES,
+  EARLIER_WORDS,
+  HEADER_WORDS,
+  INSTRUCTION_WORDS,
+  PERSONA_MODES,
+  PHRASE_KINDS,
+  ROLE_NAMES,
+  ROLE_QUALIFIERS,
+  ROLE_SUFFIXES,
+  phrasesFor,
+} from '../text/phrases.js';
 import {
   IMPERATIVE_VERBS,
   INSTRUCTION_NOUNS,
@@ -52,6 +67,8 @@ export const RULE_SIGNAL_KINDS = [
   'authority_claim',
 ] as const;
 export type RuleSignalKind = (typeof RULE_SIGNAL_KINDS)[number];
+/** The kinds of the shared phrases (../text/phrases.ts) are kinds of signal: a compile-time check. */
+PHRASE_KINDS satisfies readonly RuleSignalKind[];
 
 /**
  * Every kind a detection may report: the rules' kinds, and `instruction_text`,
@@ -151,8 +168,19 @@ function startsOf(entries: Iterable<string>, whole = false): Starts {
 }
 
 /** Every pair of a word of `firsts` and a word of `seconds`: a rule that starts there. */
-function pairs(firsts: string, seconds: string): string[] {
-  return firsts.split(' ').flatMap((f) => seconds.split(' ').map((x) => `${f} ${x}`));
+function pairs(firsts: string | readonly string[], seconds: string | readonly string[]): string[] {
+  const words = (w: string | readonly string[]): readonly string[] => {
+    const list = typeof w === 'string' ? w.split(' ') : w;
+    // A phrase of several words would make a pair of three: the pass would never try the rule.
+    for (const word of list) if (!/^[A-Z0-9]+$/.test(word)) throw new Error(`not one word of the view: ${word}`);
+    return list;
+  };
+  return words(firsts).flatMap((f) => words(seconds).map((x) => `${f} ${x}`));
+}
+
+/** An alternation of shared phrases (../text/phrases.ts), in the table's order, spaces matching any run of them. */
+function phrases(list: readonly string[]): string {
+  return list.map((p) => escapeRegExp(p).replace(/ +/g, '\\s+')).join('|');
 }
 
 function all(lexicon: Record<string, readonly string[]>): string[] {
@@ -172,6 +200,21 @@ export const ENCODED_WEIGHT = 0.35;
 const verbs = alt(all(OVERRIDE_VERBS));
 const nouns = alt(all(INSTRUCTION_NOUNS));
 const verbLastNouns = Object.keys(OVERRIDE_VERBS_LAST).flatMap((lang) => INSTRUCTION_NOUNS[lang] ?? []);
+
+// The shared phrases each rule below reads (../text/phrases.ts names the readings).
+const EARLIER = phrasesFor(EARLIER_WORDS, 'detector');
+const VOID_NOUNS = phrasesFor(INSTRUCTION_WORDS, 'void');
+const QUALIFIERS = phrasesFor(ROLE_QUALIFIERS, 'detector');
+const NEW_NOUNS = phrasesFor(INSTRUCTION_WORDS, 'new_instructions');
+const FOR_NOUNS = phrasesFor(INSTRUCTION_WORDS, 'for');
+const ROLE_TAGS = phrasesFor(ROLE_NAMES, 'tag');
+const HEADERS = phrasesFor(HEADER_WORDS, 'detector');
+const LABELS = phrasesFor(ROLE_NAMES, 'label');
+const LABEL_SUFFIXES = phrasesFor(ROLE_SUFFIXES, 'label');
+const BRACKETED = phrasesFor(ROLE_NAMES, 'bracket');
+const BRACKETED_SUFFIXES = phrasesFor(ROLE_SUFFIXES, 'bracket');
+const MODES = phrasesFor(PERSONA_MODES, 'detector');
+const TITLES = phrasesFor(AUTHORITY_TITLES, 'detector');
 
 export const RULES: readonly Rule[] = [
   // "Ignore all previous instructions", in any of the lexicons' languages.
@@ -200,48 +243,44 @@ export const RULES: readonly Rule[] = [
     kind: 'override',
     weight: 0.7,
     pattern: new RegExp(
-      `${B}(?:PREVIOUS|PRIOR|ABOVE|EARLIER|ORIGINAL|OLD)\\s+(?:INSTRUCTIONS|DIRECTIVES|PROMPT|RULES)\\s+(?:ARE|IS|NO LONGER|DO NOT|DON'T)`,
+      `${B}(?:${phrases(EARLIER)})\\s+(?:${phrases(VOID_NOUNS)})\\s+(?:ARE|IS|NO LONGER|DO NOT|DON'T)`,
       'y',
     ),
-    starts: { words: pairs('PREVIOUS PRIOR ABOVE EARLIER ORIGINAL OLD', 'INSTRUCTIONS DIRECTIVES PROMPT RULES') },
+    starts: { words: pairs(EARLIER, VOID_NOUNS) },
   },
   {
     kind: 'new_instructions',
     weight: 0.75,
     pattern: new RegExp(
-      `${B}(?:NEW|UPDATED|REVISED|ADDITIONAL|IMPORTANT|URGENT|REAL|TRUE|ACTUAL|HIDDEN|SECRET)\\s+(?:INSTRUCTIONS?|DIRECTIVES?|TASK|ORDERS|RULES)${E}|${B}INSTRUCTIONS?\\s+FOR\\s+(?:THE\\s+)?(?:AI|ASSISTANT|MODEL|BOT|LLM)${E}`,
+      `${B}(?:${phrases(QUALIFIERS)})\\s+(?:${phrases(NEW_NOUNS)})${E}|${B}(?:${phrases(FOR_NOUNS)})\\s+FOR\\s+(?:THE\\s+)?(?:AI|ASSISTANT|MODEL|BOT|LLM)${E}`,
       'y',
     ),
-    starts: {
-      words: [
-        ...pairs(
-          'NEW UPDATED REVISED ADDITIONAL IMPORTANT URGENT REAL TRUE ACTUAL HIDDEN SECRET',
-          'INSTRUCTION INSTRUCTIONS DIRECTIVE DIRECTIVES TASK ORDERS RULES',
-        ),
-        ...pairs('INSTRUCTION INSTRUCTIONS', 'FOR'),
-      ],
-    },
+    starts: { words: [...pairs(QUALIFIERS, NEW_NOUNS), ...pairs(FOR_NOUNS, 'FOR')] },
   },
   // Chat-template tokens of the common model families, and any `<|word|>` token.
   {
     kind: 'chat_template',
     weight: 0.95,
-    pattern:
-      /<\|[A-Z_ ]{2,32}\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:START_OF_TURN|END_OF_TURN|BOS|EOS|S)>|<\/?(?:SYSTEM|USER|ASSISTANT|HUMAN|AI)>|###\s*(?:SYSTEM|INSTRUCTION|INSTRUCTIONS|RESPONSE|HUMAN|ASSISTANT|USER)\b/y,
+    pattern: new RegExp(
+      String.raw`<\|[A-Z_ ]{2,32}\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:START_OF_TURN|END_OF_TURN|BOS|EOS|S)>|<\/?(?:${phrases(ROLE_TAGS)})>|###\s*(?:${phrases(HEADERS)})\b`,
+      'y',
+    ),
     starts: { chars: ['<', '[', '#'] },
   },
   // A role label at the start of a line: `System:`, `[assistant]`.
   {
     kind: 'role_label',
     weight: 0.6,
-    pattern:
-      /^[\s>*#"'-]{0,4}(?:\[\s*)?(?:SYSTEM|ASSISTANT|USER|HUMAN|AI|DEVELOPER|ADMIN|ADMINISTRATOR|BOT|CHATGPT|GPT|CLAUDE|MODEL|OPERATOR)(?:\s+(?:MESSAGE|PROMPT|NOTE|OVERRIDE|UPDATE))?\s*(?:\]\s*:?|:)/my,
+    pattern: new RegExp(
+      String.raw`^[\s>*#"'-]{0,4}(?:\[\s*)?(?:${phrases(LABELS)})(?:\s+(?:${phrases(LABEL_SUFFIXES)}))?\s*(?:\]\s*:?|:)`,
+      'my',
+    ),
     starts: { line: true },
   },
   {
     kind: 'role_label',
     weight: 0.6,
-    pattern: /\[(?:SYSTEM|ADMIN|INSTRUCTIONS?|ASSISTANT)(?:\s+(?:MESSAGE|NOTE|OVERRIDE|UPDATE))?\]/y,
+    pattern: new RegExp(String.raw`\[(?:${phrases(BRACKETED)})(?:\s+(?:${phrases(BRACKETED_SUFFIXES)}))?\]`, 'y'),
     starts: { chars: ['['] },
   },
   // A new persona or mode for the reader.
@@ -249,7 +288,7 @@ export const RULES: readonly Rule[] = [
     kind: 'persona',
     weight: 0.8,
     pattern: new RegExp(
-      `${B}(?:YOU\\s+ARE\\s+(?:NOW|NO\\s+LONGER)|YOU'RE\\s+NOW|FROM\\s+NOW\\s+ON|ACT\\s+AS\\s+(?:A|AN|IF|THOUGH)|PRETEND\\s+(?:TO\\s+BE|YOU|THAT)|ROLE\\s*-?\\s*PLAY|DO\\s+ANYTHING\\s+NOW|(?:DEVELOPER|DEBUG|ADMIN|GOD|MAINTENANCE|UNRESTRICTED|JAILBREAK|SYSTEM|SUDO)\\s+MODE|WITHOUT\\s+(?:ANY\\s+)?(?:RESTRICTIONS|FILTERS|LIMITATIONS|CENSORSHIP)|NO\\s+LONGER\\s+(?:BOUND|RESTRICTED|LIMITED)|(?:BROKEN|BREAK)\\s+FREE|STAY\\s+IN\\s+CHARACTER|IMMERSE\\s+YOURSELF)${E}`,
+      `${B}(?:YOU\\s+ARE\\s+(?:NOW|NO\\s+LONGER)|YOU'RE\\s+NOW|FROM\\s+NOW\\s+ON|ACT\\s+AS\\s+(?:A|AN|IF|THOUGH)|PRETEND\\s+(?:TO\\s+BE|YOU|THAT)|ROLE\\s*-?\\s*PLAY|DO\\s+ANYTHING\\s+NOW|(?:${phrases(MODES)})\\s+MODE|WITHOUT\\s+(?:ANY\\s+)?(?:RESTRICTIONS|FILTERS|LIMITATIONS|CENSORSHIP)|NO\\s+LONGER\\s+(?:BOUND|RESTRICTED|LIMITED)|(?:BROKEN|BREAK)\\s+FREE|STAY\\s+IN\\s+CHARACTER|IMMERSE\\s+YOURSELF)${E}`,
       'y',
     ),
     starts: {
@@ -261,7 +300,7 @@ export const RULES: readonly Rule[] = [
         ...pairs('ROLE', 'PLAY'),
         'ROLEPLAY',
         ...pairs('DO', 'ANYTHING'),
-        ...pairs('DEVELOPER DEBUG ADMIN GOD MAINTENANCE UNRESTRICTED JAILBREAK SYSTEM SUDO', 'MODE'),
+        ...pairs(MODES, 'MODE'),
         ...pairs('WITHOUT', 'ANY RESTRICTIONS FILTERS LIMITATIONS CENSORSHIP'),
         ...pairs('NO', 'LONGER'),
         ...pairs('BROKEN BREAK', 'FREE'),
@@ -298,7 +337,7 @@ export const RULES: readonly Rule[] = [
     kind: 'authority_claim',
     weight: 0.6,
     pattern: new RegExp(
-      `${B}(?:I\\s+AM|I'M|AS)\\s+(?:YOUR|THE|AN?)\\s+(?:(?:LEAD|SENIOR|SYSTEM|CHIEF)\\s+)?(?:DEVELOPER|CREATOR|ADMIN|ADMINISTRATOR|OWNER|PROGRAMMER|OPERATOR|SUPERVISOR|MAKER)${E}`,
+      `${B}(?:I\\s+AM|I'M|AS)\\s+(?:YOUR|THE|AN?)\\s+(?:(?:LEAD|SENIOR|SYSTEM|CHIEF)\\s+)?(?:${phrases(TITLES)})${E}`,
       'y',
     ),
     starts: { words: [...pairs('I', 'AM M'), ...pairs('AS', 'YOUR THE A AN')] },
