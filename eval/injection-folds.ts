@@ -4,10 +4,10 @@
  * each attack source of SOURCES is one run's left-out source. Run k:
  *
  * - trains on the attacks of every other source, and on the benign texts
- *   and pages of every fold but k and its calibration fold k + 1;
- * - calibrates on fold k + 1: the threshold is where at most PAGE_TARGET of
- *   its pages (as the citation scan reads them) and TEXT_TARGET of its other
- *   texts score at or above it;
+ *   and pages of every fold but k and its calibration folds k + 1, k + 2;
+ * - calibrates on folds k + 1 and k + 2 (two folds, some 200 pages: one
+ *   fold's hundred set a 1% rate by a single page): the threshold is where
+ *   at most the target share of each kind (TARGETS) scores at or above it;
  * - tests on source k's attacks (alone, inside fold k's pages, inside
  *   abstracts) and on fold k's benign texts and pages.
  *
@@ -17,8 +17,23 @@
  * the attacks of WASP in every run (a sixth of them each).
  */
 import { SOURCES, foldOf, type Attack, type BenignKind, type Corpus } from './injection-data.js';
-import { cutFor, embed, excerpt, fit, logitOf, pageTexts, parts, sample, type Sample, type Weights, asModel } from './injection-training.js';
+import {
+  cutFor,
+  embed,
+  excerpt,
+  fit,
+  logitOf,
+  pageTexts,
+  parts,
+  sample,
+  type Sample,
+  type Weights,
+  asModel,
+} from './injection-training.js';
 import { rng } from './random.js';
+import { RULE_SIGNAL_KINDS, strongestWeight } from '../src/safety/injection/rules.js';
+import { RULE_KINDS, STRONG } from '../src/safety/injection/scan.js';
+import { DEFAULT_INJECTION_THRESHOLD } from '../src/safety/injection/threshold.js';
 import { syntheticTexts } from './injection-synthetic.js';
 
 export const FOLDS = SOURCES.length;
@@ -143,12 +158,12 @@ export const TARGETS: Partial<Record<BenignKind | 'page', number>> = {
 };
 
 /**
- * The threshold (a logit) calibrated on fold `fold`: for each target, at
- * most that share of the fold's texts of its kinds at or above it (pages as
+ * The threshold (a logit) calibrated on `folds`: for each target, at
+ * most that share of their texts of its kinds at or above it (pages as
  * the citation scan reads them). Texts a certain signal suspects whatever
  * the model says are left out: no threshold changes them.
  */
-export function calibrate(p: Prepared, w: Weights, fold: number): number {
+export function calibrate(p: Prepared, w: Weights, folds: readonly number[]): number {
   const byTarget = new Map<number, number[]>();
   const add = (target: number | undefined, x: { logit: number; certain: boolean }): void => {
     if (target === undefined || x.certain) return;
@@ -156,22 +171,90 @@ export function calibrate(p: Prepared, w: Weights, fold: number): number {
     list.push(x.logit);
     byTarget.set(target, list);
   };
-  for (const page of p.pages) if (page.fold === fold) add(TARGETS.page, pageLogit(page, w));
+  for (const page of p.pages) if (folds.includes(page.fold)) add(TARGETS.page, pageLogit(page, w));
   p.corpus.benign.forEach((b, i) => {
-    if (!b.evalOnly && p.benignFold[i] === fold) add(TARGETS[b.kind], textLogit(p.benign[i]!, w));
+    if (!b.evalOnly && folds.includes(p.benignFold[i]!)) add(TARGETS[b.kind], textLogit(p.benign[i]!, w));
   });
   let cut = -Infinity;
   for (const [target, logits] of byTarget) cut = Math.max(cut, cutFor(logits, target));
   return cut;
 }
 
-/** Fits and calibrates a run's model. */
+/**
+ * A strong rule kind whose signal is this rare in the training's ordinary
+ * texts (per part) is held to what its rule says: a window with it alone
+ * scores at least the rule's weight (floors, below).
+ */
+export const FLOOR_RATE = 0.0005;
+
+const logit = (p: number): number => Math.log(p / (1 - p));
+
+/**
+ * Floors for the precise strong kinds: the model learns a kind's weight from
+ * the training sources, and a kind they seldom show (an address to "the AI
+ * assistant", secrecy from the user) would learn little; its rule says it is
+ * suspect alone. So a kind whose strong signal fires in fewer than FLOOR_RATE
+ * of the ordinary training texts gets at least the weight that lifts the
+ * median ordinary text of the calibration fold to the rule's own score,
+ * measured against that fold's threshold. Returns how many kinds were lifted.
+ */
+function applyFloors(
+  p: Prepared,
+  w: Weights,
+  samples: readonly Sample[],
+  calibrationFolds: readonly number[],
+  cut: number,
+): number {
+  const fires = new Float64Array(RULE_KINDS);
+  let benign = 0;
+  for (const s of samples) {
+    if (s.y !== 0) continue;
+    benign++;
+    const seen = new Set<number>();
+    for (const r of s.readings)
+      for (let e = 0; e < r.events; e++) if (r.feature[e]! < RULE_KINDS) seen.add(r.feature[e]!);
+    for (const k of seen) fires[k]!++;
+  }
+  const ordinary = p.corpus.benign
+    .map((b, i) =>
+      !b.evalOnly && calibrationFolds.includes(p.benignFold[i]!) ? textLogit(p.benign[i]!, w).logit : NaN,
+    )
+    .filter((x) => Number.isFinite(x))
+    .sort((a, b) => a - b);
+  const median = ordinary[Math.floor(ordinary.length / 2)] ?? 0;
+  let lifted = 0;
+  RULE_SIGNAL_KINDS.forEach((kind, k) => {
+    const weight = strongestWeight(kind);
+    if (weight < STRONG || fires[k]! / Math.max(benign, 1) >= FLOOR_RATE) return;
+    const floor = logit(weight) - logit(DEFAULT_INJECTION_THRESHOLD) + cut - median;
+    if (w.kinds[k]! < floor) {
+      w.kinds[k] = floor;
+      lifted++;
+    }
+  });
+  return lifted;
+}
+
+/** The folds that calibrate run k's model. */
+export function calibrationFolds(k: number): number[] {
+  return [(k + 1) % FOLDS, (k + 2) % FOLDS];
+}
+
+/**
+ * Fits and calibrates a run's model: trained without the benign texts and
+ * pages of `held` and `calibration`, its threshold set on `calibration`.
+ */
 export function runModel(
   p: Prepared,
   leftOut: string | undefined,
-  fold: number,
-  calibrationFold: number,
+  held: readonly number[],
+  calibrationFolds: readonly number[],
 ): { weights: Weights; cut: number } {
-  const weights = fit(trainingSamples(p, leftOut, [fold, calibrationFold]));
-  return { weights, cut: calibrate(p, weights, calibrationFold) };
+  const samples = trainingSamples(p, leftOut, [...held, ...calibrationFolds]);
+  const weights = fit(samples);
+  const first = calibrate(p, weights, calibrationFolds);
+  // The floors change scores, so the threshold is set again after them.
+  return applyFloors(p, weights, samples, calibrationFolds, first) > 0
+    ? { weights, cut: calibrate(p, weights, calibrationFolds) }
+    : { weights, cut: first };
 }

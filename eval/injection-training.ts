@@ -99,6 +99,7 @@ export const PRIOR_FLOOR = 0.45;
 export function kindPriors(): Float64Array {
   const prior = new Float64Array(KIND_FEATURES);
   RULE_SIGNAL_KINDS.forEach((kind, k) => {
+    // The strong feature's prior; the weak reading of a kind starts at 0.
     prior[k] = Math.max(0, PRIOR_SLOPE * (strongestWeight(kind) - PRIOR_FLOOR));
   });
   return prior;

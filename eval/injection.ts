@@ -7,8 +7,8 @@
  * Leave one source out (eval/injection-folds.ts): for each of the corpus's
  * six attack sources, a model is trained exactly as the shipped one is
  * (eval/injection-training.ts), but without that source's attacks and
- * without two folds of the benign texts and pages; it is calibrated on one
- * of those folds and tested on the other, and on the left-out source's
+ * without three folds of the benign texts and pages; it is calibrated on two
+ * of those folds and tested on the third, and on the left-out source's
  * attacks: alone, placed inside one of the test fold's real pages (its
  * visible text, at a random sentence or line boundary), and placed inside a
  * PubMed abstract. WASP's attacks (evaluation only) are tested in every run;
@@ -30,9 +30,27 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commandArgs } from './command-args.js';
 import { loadCorpus, SOURCES, type Corpus } from './injection-data.js';
-import { FOLDS, PAGE_TARGET, TARGETS, TEXT_TARGET, pageLogit, prepare, runModel, textLogit } from './injection-folds.js';
+import {
+  FOLDS,
+  PAGE_TARGET,
+  TARGETS,
+  TEXT_TARGET,
+  calibrationFolds,
+  pageLogit,
+  prepare,
+  runModel,
+  textLogit,
+} from './injection-folds.js';
 import { asModel, embed, logitOf, pageTexts, sample } from './injection-training.js';
-import { describeMachine, formatMarkdown, markdownTable, percent, runDate, textTable, writeMarkedSection } from './machine.js';
+import {
+  describeMachine,
+  formatMarkdown,
+  markdownTable,
+  percent,
+  runDate,
+  textTable,
+  writeMarkedSection,
+} from './machine.js';
 import { rng } from './random.js';
 import { detectInjection } from '../src/safety/injection/index.js';
 
@@ -112,9 +130,8 @@ const cuts: string[] = [];
 
 for (let k = 0; k < FOLDS; k++) {
   const left = SOURCES[k]!;
-  const calibration = (k + 1) % FOLDS;
   console.log(`run ${k + 1} of ${FOLDS}: ${left} left out...`);
-  const { weights, cut } = runModel(prepared, left, k, calibration);
+  const { weights, cut } = runModel(prepared, left, [k], calibrationFolds(k));
   cuts.push(cut.toFixed(2));
   const m = asModel(weights);
   const flagged = (text: string): boolean => {
@@ -181,7 +198,14 @@ const pct = (list: readonly Case[], by: (c: Case) => boolean | undefined, digits
 const theirs = (name: string) => (c: Case) => (peerError(name) === undefined ? peerFlag(name, c.text) : undefined);
 
 // Recall, by source.
-const recallHeader = ['left-out source', 'attacks', 'alone', 'in a page', 'in an abstract', ...peerNames.map((n) => `${n}: alone / page / abstract`)];
+const recallHeader = [
+  'left-out source',
+  'attacks',
+  'alone',
+  'in a page',
+  'in an abstract',
+  ...peerNames.map((n) => `${n}: alone / page / abstract`),
+];
 const recallRows: string[][] = [];
 const sourceOrder = [...SOURCES, 'wasp'];
 const all = { alone: [] as Case[], page: [] as Case[], abstract: [] as Case[] };
@@ -204,7 +228,10 @@ for (const source of sourceOrder) {
     ),
   ]);
 }
-const meanOf = (pick: (r: { alone: Case[]; page: Case[]; abstract: Case[] }) => Case[], by: (c: Case) => boolean | undefined): string => {
+const meanOf = (
+  pick: (r: { alone: Case[]; page: Case[]; abstract: Case[] }) => Case[],
+  by: (c: Case) => boolean | undefined,
+): string => {
   const rates = sourceOrder
     .map((s) => cases.get(s))
     .filter((r) => r !== undefined)
@@ -217,13 +244,26 @@ const meanOf = (pick: (r: { alone: Case[]; page: Case[]; abstract: Case[] }) => 
 recallRows.push([
   'mean of the sources',
   String(all.alone.length),
-  meanOf((r) => r.alone, (c) => c.ours),
-  meanOf((r) => r.page, (c) => c.ours),
-  meanOf((r) => r.abstract, (c) => c.ours),
+  meanOf(
+    (r) => r.alone,
+    (c) => c.ours,
+  ),
+  meanOf(
+    (r) => r.page,
+    (c) => c.ours,
+  ),
+  meanOf(
+    (r) => r.abstract,
+    (c) => c.ours,
+  ),
   ...peerNames.map((n) =>
     peerError(n) !== undefined
       ? 'fails'
-      : [meanOf((r) => r.alone, theirs(n)), meanOf((r) => r.page, theirs(n)), meanOf((r) => r.abstract, theirs(n))].join(' / '),
+      : [
+          meanOf((r) => r.alone, theirs(n)),
+          meanOf((r) => r.page, theirs(n)),
+          meanOf((r) => r.abstract, theirs(n)),
+        ].join(' / '),
   ),
 ]);
 
@@ -235,7 +275,13 @@ const pagePeer = (name: string): string =>
   peerError(name) !== undefined
     ? 'fails'
     : percent(pageCases.filter((p) => p.texts.some((t) => peerFlag(name, t) === true)).length, pageCases.length, 1);
-fpRows.push(['cited page (as the citation scan reads it)', String(pageRow.length), percent(PAGE_TARGET, 1, 1), pct(pageRow, (c) => c.ours), ...peerNames.map(pagePeer)]);
+fpRows.push([
+  'cited page (as the citation scan reads it)',
+  String(pageRow.length),
+  percent(PAGE_TARGET, 1, 1),
+  pct(pageRow, (c) => c.ours),
+  ...peerNames.map(pagePeer),
+]);
 const GOALS: Record<string, number | undefined> = { ...TARGETS, abstract: TEXT_TARGET, review: 0.005 };
 for (const [kind, list] of [...benignCases].sort((a, b) => a[0].localeCompare(b[0]))) {
   const goal = GOALS[kind];
@@ -258,19 +304,23 @@ for (const t of visible) detectInjection(t);
 const cpu = process.cpuUsage(cpu0);
 const mbs = bytes / 1e6 / ((cpu.user + cpu.system) / 1e6);
 
-console.log(`\n${corpus.attacks.length} attacks, ${corpus.benign.length} benign texts, ${corpus.pages.length} pages; cuts ${cuts.join(', ')}`);
+console.log(
+  `\n${corpus.attacks.length} attacks, ${corpus.benign.length} benign texts, ${corpus.pages.length} pages; cuts ${cuts.join(', ')}`,
+);
 console.log('\nrecall on attack sources left out of training (each detector at its own verdict):');
 console.log(textTable(recallHeader, recallRows));
 console.log('\nfalse positives, each benign text tested in the run of its fold:');
 console.log(textTable(fpHeader, fpRows));
-console.log(`\nspeed: ${mbs.toFixed(1)} MB/s of CPU time over ${(bytes / 1e6).toFixed(1)} MB of page text; ${((Date.now() - started) / 1000).toFixed(0)} s in all`);
+console.log(
+  `\nspeed: ${mbs.toFixed(1)} MB/s of CPU time over ${(bytes / 1e6).toFixed(1)} MB of page text; ${((Date.now() - started) / 1000).toFixed(0)} s in all`,
+);
 
 if (!values['no-docs']) {
   const body = [
     '## Injection detection',
     '',
     `Written by \`npm run eval:injection -- <corpus-dir>\` on ${runDate()}, on ${describeMachine()}; each run replaces this section. ` +
-      `Every figure is of texts the model that scored them never saw. For each of the development corpus's six attack sources, a model is trained as the shipped one is but without that source, and without two of ${FOLDS} folds of the benign texts and pages (drawn by group, so rows built from one template stay together); one of those folds sets its threshold (for each kind with a goal, at most that share at or above it) and the other is its test fold. ` +
+      `Every figure is of texts the model that scored them never saw. For each of the development corpus's six attack sources, a model is trained as the shipped one is but without that source, and without three of ${FOLDS} folds of the benign texts and pages (drawn by group, so rows built from one template stay together); two of those folds set its threshold (for each kind with a goal, at most that share at or above it) and the third is its test fold. ` +
       "The left-out source's attacks are tested alone, placed inside one of the test fold's real pages (its visible text, at a random sentence or line boundary) and inside a PubMed abstract; WASP's attacks, evaluation only, are tested across the runs. " +
       'Every benign text and page is tested once, in the run of its fold; a page counts as the citation scan reads it (visible text, scripts’ JSON, markup texts). ' +
       'The synthetic texts of eval/injection-synthetic.ts are in every run’s training and in no test. ' +

@@ -9,7 +9,7 @@
  * text; the benign texts of every file but the evaluation-only ones, in
  * parts; the texts of the real pages as the citation scan reads them; and
  * the synthetic texts of eval/injection-synthetic.ts. The benign texts and
- * pages of CALIBRATION_FOLD are held out of the fit: the threshold is set on
+ * pages of CALIBRATION_FOLDS are held out of the fit: the threshold is set on
  * them (eval/injection-folds.ts calibrate), and the model's window biases
  * are moved so that the default threshold (0.7) falls there.
  *
@@ -43,8 +43,8 @@ import { DEFAULT_INJECTION_THRESHOLD } from '../src/safety/injection/threshold.j
 
 const WEIGHTS_FILE = fileURLToPath(new URL('../src/safety/injection/model-weights.ts', import.meta.url));
 const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
-/** The fold held out of the shipped model's fit, to set its threshold on. */
-const CALIBRATION_FOLD = 0;
+/** The folds held out of the shipped model's fit, to set its threshold on. */
+const CALIBRATION_FOLDS = [0, 1];
 
 const { values, positionals, usage } = commandArgs(
   'train:injection',
@@ -68,7 +68,7 @@ const corpus = readCorpus();
 const started = Date.now();
 const prepared = prepare(corpus, (s) => console.log(s));
 console.log('fitting...');
-const { weights, cut } = runModel(prepared, undefined, CALIBRATION_FOLD, CALIBRATION_FOLD);
+const { weights, cut } = runModel(prepared, undefined, [], CALIBRATION_FOLDS);
 // The biases move so that the default threshold's logit falls at the calibrated cut.
 const shift = Math.log(DEFAULT_INJECTION_THRESHOLD / (1 - DEFAULT_INJECTION_THRESHOLD)) - cut;
 const bias = weights.bias.map((b) => Number((b + shift).toFixed(6)));
@@ -84,12 +84,12 @@ const count = (kind: string, flagged: boolean): void => {
   byKind.set(kind, k);
 };
 for (const page of prepared.pages)
-  if (page.fold === CALIBRATION_FOLD) {
+  if (CALIBRATION_FOLDS.includes(page.fold)) {
     const x = pageLogit(page, weights);
     count('page (as cited)', x.certain || x.logit >= cut);
   }
 corpus.benign.forEach((b, i) => {
-  if (b.evalOnly || prepared.benignFold[i] !== CALIBRATION_FOLD) return;
+  if (b.evalOnly || !CALIBRATION_FOLDS.includes(prepared.benignFold[i]!)) return;
   const x = textLogit(prepared.benign[i]!, weights);
   count(b.kind, x.certain || x.logit >= cut);
 });
@@ -97,12 +97,15 @@ for (const [kind, { flagged, n }] of [...byKind].sort((a, b) => a[0].localeCompa
   const target = TARGETS[kind === 'page (as cited)' ? 'page' : (kind as keyof typeof TARGETS)];
   rows.push([kind, String(n), percent(flagged, n, 1), target === undefined ? '–' : percent(target, 1, 1)]);
 }
-console.log(`\ncalibration fold ${CALIBRATION_FOLD} of ${FOLDS}, at the default threshold:`);
+console.log(`\ncalibration folds ${CALIBRATION_FOLDS.join(' and ')} of ${FOLDS}, at the default threshold:`);
 console.log(textTable(['kind', 'texts', 'flagged', 'target'], rows));
 
 function revision(): string {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return 'unknown';
   }
@@ -145,12 +148,12 @@ if (!values['no-docs']) {
     '## Injection model training',
     '',
     `Written by \`npm run train:injection -- <corpus-dir>\` on ${runDate()}, on ${describeMachine()}; each run replaces this section. ` +
-      `The shipped model is fitted on the development corpus's attacks (${corpus.attacks.filter((a) => !a.evalOnly).length}, evaluation-only files left out), its benign texts and pages but those of fold ${CALIBRATION_FOLD} of ${FOLDS} and the evaluation-only files, and the synthetic texts of eval/injection-synthetic.ts. ` +
-      `Fold ${CALIBRATION_FOLD}, which the fit never saw, sets the threshold: for each kind with a target, at most that share at or above it; the default threshold (${DEFAULT_INJECTION_THRESHOLD}) is put there. ` +
+      `The shipped model is fitted on the development corpus's attacks (${corpus.attacks.filter((a) => !a.evalOnly).length}, evaluation-only files left out), its benign texts and pages but those of folds ${CALIBRATION_FOLDS.join(' and ')} of ${FOLDS} and the evaluation-only files, and the synthetic texts of eval/injection-synthetic.ts. ` +
+      `Those two folds, which the fit never saw, set the threshold: for each kind with a target, at most that share at or above it; the default threshold (${DEFAULT_INJECTION_THRESHOLD}) is put there. ` +
       `The model file records the corpus digest (\`${corpus.digest.slice(0, 12)}…\`) and the code revision it was trained with. ` +
       'What it does on attack sources it never saw is in the eval:injection section.',
     '',
-    markdownTable(['kind (calibration fold)', 'texts', 'flagged', 'target'], rows),
+    markdownTable(['kind (calibration folds)', 'texts', 'flagged', 'target'], rows),
   ].join('\n');
   writeMarkedSection(DOC, 'train:injection', '# Benchmarks\n', await formatMarkdown(body, DOC));
   console.log('wrote the train:injection section of docs/benchmarks.md');

@@ -14,13 +14,7 @@
  * it and folded like the text; an entry ending in `*` is a prefix of at
  * least four letters ("instruct*": instruct, instructions, instructed).
  */
-import {
-  INSTRUCTION_NOUNS,
-  OVERRIDE_VERBS,
-  OVERRIDE_VERBS_LAST,
-  READER_NAMES,
-  SECRETS,
-} from './lexicons.js';
+import { INSTRUCTION_NOUNS, OVERRIDE_VERBS, OVERRIDE_VERBS_LAST, READER_NAMES, SECRETS } from './lexicons.js';
 
 const singleWords = (table: Record<string, readonly string[]>): string[] =>
   Object.values(table)
@@ -57,7 +51,7 @@ export const WORD_CLASSES = {
     'ki',
   ],
   /** A word that names a machine reader only in some contexts ("the model", "an agent"). */
-  model: ['model', 'models', 'agent', 'agents', 'system', 'systems', 'reader', 'readers', 'reviewer*', 'automated'],
+  model: ['model', 'models', 'agent', 'agents', 'system', 'systems', 'automated'],
   /** The reader addressed. */
   you: [
     'you',
@@ -207,6 +201,13 @@ export const WORD_CLASSES = {
     'void',
     'omit',
     'set aside',
+    'put aside',
+    'nullify',
+    'dismiss',
+    'revoke',
+    'negate',
+    'scrap',
+    'drop',
     ...singleWords(OVERRIDE_VERBS),
     ...singleWords(OVERRIDE_VERBS_LAST),
   ],
@@ -367,9 +368,28 @@ export const WORD_CLASSES = {
     'switch',
     'rather',
     'actually',
+    'void',
+    'obsolete',
+    'irrelevant',
+    'null',
+    'sole',
+    'solely',
+    'exclusively',
   ],
   /** A task the reader is given. */
-  task: ['task', 'tasks', 'goal', 'goals', 'objective', 'objectives', 'mission', 'job', 'assignment', 'purpose', 'role'],
+  task: [
+    'task',
+    'tasks',
+    'goal',
+    'goals',
+    'objective',
+    'objectives',
+    'mission',
+    'job',
+    'assignment',
+    'purpose',
+    'role',
+  ],
   /** Doing as told. */
   comply: ['follow', 'obey', 'comply', 'perform', 'carry', 'adhere', 'proceed', 'do', 'execute', 'ensure', 'make'],
   /** The material the reader was given to work on. */

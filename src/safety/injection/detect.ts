@@ -126,7 +126,11 @@ const sigmoid = (logit: number): number => (logit === -Infinity ? 0 : 1 / (1 + M
  * What the model and the rules found in a text: its own reading's and each
  * decoded run's (decoded.ts), the run standing for whatever was found in it.
  */
-function read(text: string, view: string, model: ModelInput): { found: Found[]; logit: number; best: Found | undefined } {
+function read(
+  text: string,
+  view: string,
+  model: ModelInput,
+): { found: Found[]; logit: number; best: Found | undefined } {
   const reading = readView(view);
   const pick = bestWindow(reading, model);
   const found: Found[] = [...reading.signals];

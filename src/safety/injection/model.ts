@@ -91,7 +91,8 @@ export function loadModel(file: ModelFile): ModelInput {
   same('window sizes', file.windowSizes, WINDOW_SIZES);
   same('rule kinds', file.kinds, RULE_SIGNAL_KINDS);
   same('word classes', file.classes, CLASS_NAMES);
-  if (file.hashed !== HASHED) throw new ModelShapeError(`the model has ${file.hashed} hashed features, the code ${HASHED}`);
+  if (file.hashed !== HASHED)
+    throw new ModelShapeError(`the model has ${file.hashed} hashed features, the code ${HASHED}`);
   if (file.bias.length !== WINDOW_SIZES.length)
     throw new ModelShapeError(`the model has ${file.bias.length} biases for ${WINDOW_SIZES.length} window sizes`);
   if (file.kindWeights.length !== KIND_FEATURES)

@@ -106,11 +106,12 @@ export interface Rule {
   /** A check of a match that the pattern cannot make cheaply. */
   accept?: (match: string) => boolean;
   /**
-   * The weight when the match is a mention, not a command (see MENTIONED):
-   * a paper about prompt injection quotes "ignore previous instructions" or
-   * says a model was told "to ignore" them.
+   * Whether what comes before a match (MENTIONED) can make it a mention,
+   * not a command: a paper about prompt injection says a model was told "to
+   * ignore" its instructions. (Any strong match inside a quotation is one:
+   * scan.ts.)
    */
-  mentioned?: number;
+  mentioned?: true;
 }
 
 /**
@@ -125,7 +126,8 @@ const ADDRESS_OPENERS =
 /** What makes a reader a machine: "automated", "language-model", "AI". */
 const MACHINE_PREFIX = '(?:AUTOMATED|AUTOMATIC|ARTIFICIAL|LANGUAGE[- ]MODEL|AI|LLM|GPT|MACHINE)';
 
-export const MENTIONED = /(?:["\u201c\u2018'\u00ab`]\s*|(?:MODELS?|LLMS?|AI|ASSISTANTS?|AGENTS?|SYSTEMS?|CHATBOTS?|IT|THEM)\s+TO\s+)$/;
+export const MENTIONED =
+  /(?:["\u201c\u2018'\u00ab`]\s*|(?:MODELS?|LLMS?|AI|ASSISTANTS?|AGENTS?|SYSTEMS?|CHATBOTS?|IT|THEM)\s+TO\s+)$/;
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -221,8 +223,20 @@ export const RULES: readonly Rule[] = [
   {
     kind: 'override',
     weight: 0.95,
-    mentioned: 0.6,
+    mentioned: true,
     pattern: new RegExp(`${B}${verbs}${E}${clause(32)}${B}${nouns}`, 'y'),
+    starts: startsOf(all(OVERRIDE_VERBS)),
+  },
+  // Those nouns too when the words around them say they came first: "set aside the guidance it was given
+  // previously", "disregard the earlier evaluation criteria".
+  {
+    kind: 'override',
+    weight: 0.8,
+    mentioned: true,
+    pattern: new RegExp(
+      `${B}${verbs}${E}(?:${clause(32)}${B}${alt(WEAK_INSTRUCTION_NOUNS)}${E}${clause(32)}${B}(?:PREVIOUSLY|EARLIER|BEFORE|BEFOREHAND|ABOVE|SO\\s+FAR|UNTIL\\s+NOW)|${clause(16)}${B}(?:PREVIOUS|PRIOR|EARLIER|ORIGINAL|PRECEDING|INITIAL)${E}${clause(24)}${B}${alt(WEAK_INSTRUCTION_NOUNS)})${E}`,
+      'y',
+    ),
     starts: startsOf(all(OVERRIDE_VERBS)),
   },
   // The same verbs before nouns that ordinary prose also uses: weaker alone, a feature for the model.
@@ -248,9 +262,11 @@ export const RULES: readonly Rule[] = [
     ),
     starts: { words: pairs(EARLIER, VOID_NOUNS) },
   },
+  // "New instructions" is ordinary in work e-mail ("the new instructions for the migration"): a weak
+  // signal, for the model to weigh with what is around it.
   {
     kind: 'new_instructions',
-    weight: 0.75,
+    weight: 0.6,
     pattern: new RegExp(
       `${B}(?:${phrases(QUALIFIERS)})\\s+(?:${phrases(NEW_NOUNS)})${E}|${B}(?:${phrases(FOR_NOUNS)})\\s+FOR\\s+(?:THE\\s+)?(?:AI|ASSISTANT|MODEL|BOT|LLM)${E}`,
       'y',
@@ -268,6 +284,16 @@ export const RULES: readonly Rule[] = [
     starts: { chars: ['<', '[', '#'] },
   },
   // A role label at the start of a line: `System:`, `[assistant]`.
+  // A tag named for a role, with more after the name: `<system-reminder>`, `<admin_note>`, `<assistant-instructions>`.
+  {
+    kind: 'chat_template',
+    weight: 0.85,
+    pattern: new RegExp(
+      String.raw`<\/?(?:SYSTEM|ASSISTANT|ADMIN|ADMINISTRATOR|DEVELOPER|OPERATOR|INSTRUCTIONS?|AI|LLM|MODEL|PROMPT)[-_ ][A-Z][A-Z_-]{1,24}>`,
+      'y',
+    ),
+    starts: { chars: ['<'] },
+  },
   {
     kind: 'role_label',
     weight: 0.6,
@@ -288,7 +314,7 @@ export const RULES: readonly Rule[] = [
     kind: 'persona',
     weight: 0.8,
     pattern: new RegExp(
-      `${B}(?:YOU\\s+ARE\\s+(?:NOW|NO\\s+LONGER)|YOU'RE\\s+NOW|FROM\\s+NOW\\s+ON|ACT\\s+AS\\s+(?:A|AN|IF|THOUGH)|PRETEND\\s+(?:TO\\s+BE|YOU|THAT)|ROLE\\s*-?\\s*PLAY|DO\\s+ANYTHING\\s+NOW|(?:${phrases(MODES)})\\s+MODE|WITHOUT\\s+(?:ANY\\s+)?(?:RESTRICTIONS|FILTERS|LIMITATIONS|CENSORSHIP)|NO\\s+LONGER\\s+(?:BOUND|RESTRICTED|LIMITED)|(?:BROKEN|BREAK)\\s+FREE|STAY\\s+IN\\s+CHARACTER|IMMERSE\\s+YOURSELF)${E}`,
+      `${B}(?:YOU\\s+ARE\\s+(?:NOW|NO\\s+LONGER)|YOU'RE\\s+NOW|FROM\\s+NOW\\s+ON|ACT\\s+AS\\s+(?:A|AN|IF|THOUGH)|PRETEND\\s+(?:TO\\s+BE|YOU|THAT)|DO\\s+ANYTHING\\s+NOW|(?:${phrases(MODES)})\\s+MODE|WITHOUT\\s+(?:ANY\\s+)?(?:RESTRICTIONS|FILTERS|LIMITATIONS|CENSORSHIP)|NO\\s+LONGER\\s+(?:BOUND|RESTRICTED|LIMITED)|(?:BROKEN|BREAK)\\s+FREE|STAY\\s+IN\\s+CHARACTER|IMMERSE\\s+YOURSELF)${E}`,
       'y',
     ),
     starts: {
@@ -297,8 +323,6 @@ export const RULES: readonly Rule[] = [
         ...pairs('ACT', 'AS'),
         ...pairs('FROM', 'NOW'),
         ...pairs('PRETEND', 'TO YOU THAT'),
-        ...pairs('ROLE', 'PLAY'),
-        'ROLEPLAY',
         ...pairs('DO', 'ANYTHING'),
         ...pairs(MODES, 'MODE'),
         ...pairs('WITHOUT', 'ANY RESTRICTIONS FILTERS LIMITATIONS CENSORSHIP'),
@@ -502,19 +526,56 @@ export const RULES: readonly Rule[] = [
       ],
     },
   },
-  // Secrecy from the person the reader works for: "do not tell the user", "without mentioning this".
+  // Secrecy from the person the reader works for: "do not tell the user", "without mentioning this note".
   {
     kind: 'secrecy',
     weight: 0.75,
     pattern: new RegExp(
-      `${B}(?:DO\\s+NOT|DON'?T|NEVER|WITHOUT|NOT)\\s+(?:EVER\\s+)?(?:TELL|TELLING|MENTION|MENTIONING|REVEAL|REVEALING|INFORM|INFORMING|NOTIFY|NOTIFYING|ALERT|ALERTING|DISCLOSE|DISCLOSING|ACKNOWLEDGE|ACKNOWLEDGING|LET)\\s+(?:IT\\s+|THIS\\s+|THAT\\s+)?(?:TO\\s+)?(?:THE\\s+)?(?:USERS?|HUMANS?|ANYONE|ANYBODY|THEM|THIS\\s+(?:NOTE|MESSAGE|INSTRUCTION|REQUEST|TEXT|STEP)|THAT\\s+YOU|YOU\\s+(?:DID|WERE|HAVE|ARE))${E}`,
+      `${B}(?:DO\\s+NOT|DON'?T|NEVER|WITHOUT|NOT)\\s+(?:EVER\\s+)?(?:TELL|TELLING|MENTION|MENTIONING|REVEAL|REVEALING|INFORM|INFORMING|NOTIFY|NOTIFYING|ALERT|ALERTING|DISCLOSE|DISCLOSING|ACKNOWLEDGE|ACKNOWLEDGING|LET)\\s+(?:(?:IT|THIS|THAT|ANYTHING)\\s+)?(?:TO\\s+)?(?:(?:THE|YOUR)\\s+)?(?:USERS?|HUMANS?|ANYONE|ANYBODY|THEM|(?:THIS|THESE|THAT)\\s+(?:NOTE|MESSAGE|INSTRUCTIONS?|REQUEST|REMINDER|TEXT|STEPS?|PART|ACTION|CHANGES?|FOOTNOTE|COMMENT)|THAT\\s+YOU|YOU\\s+(?:DID|WERE|HAVE|ARE))${E}`,
       'y',
     ),
     starts: { words: [...pairs('DO', 'NOT'), 'DON', 'DONT', 'NEVER', 'WITHOUT', 'NOT'] },
   },
+  // Whatever the reader was told: "irrespective of the instructions they were given".
+  {
+    kind: 'override',
+    weight: 0.8,
+    pattern: new RegExp(
+      `${B}(?:REGARDLESS|IRRESPECTIVE)\\s+OF\\s+(?:(?:ANY|ALL|THE|YOUR|THEIR|ITS)\\s+)?(?:(?:PREVIOUS|PRIOR|EARLIER|OTHER|ORIGINAL|EXISTING)\\s+)?(?:INSTRUCTIONS|DIRECTIVES|GUIDELINES|GUIDANCE|PROMPTS?|WHAT\\s+(?:YOU|IT|THEY)\\s+(?:WERE|WAS|HAVE\\s+BEEN)\\s+(?:TOLD|GIVEN))${E}`,
+      'y',
+    ),
+    starts: { words: pairs('REGARDLESS IRRESPECTIVE', 'OF') },
+  },
+  // Machine readers of the text named in the third person, with what they do to it: "language models
+  // tasked with summarising this article", "any automated system that processes this manuscript".
+  {
+    kind: 'addressed',
+    weight: 0.75,
+    pattern: new RegExp(
+      `${B}(?:(?:ANY|ALL|EVERY|THE)\\s+)?(?:${MACHINE_PREFIX}[- ]?${alt(MACHINE_READERS)}|${alt(ADDRESSEES)})\\s+(?:(?:THAT|WHICH|WHO)\\s+(?:IS\\s+|ARE\\s+)?)?(?:TASKED\\s+WITH(?:\\s+[A-Z]+ING)?|PROCESS(?:ES|ING)?|SUMMARI[SZ](?:E|ES|ING)|READ(?:S|ING)?|REVIEW(?:S|ING)?|EVALUAT(?:E|ES|ING)|ASSESS(?:ES|ING)?|SCREEN(?:S|ING)?|ANALY[SZ](?:E|ES|ING))\\s+(?:THIS|THESE|THE\\s+(?:ABOVE|FOLLOWING|PRESENT))${E}`,
+      'y',
+    ),
+    starts: {
+      words: [
+        'ANY',
+        'ALL',
+        'EVERY',
+        'THE',
+        'AUTOMATED',
+        'AUTOMATIC',
+        'ARTIFICIAL',
+        'LANGUAGE',
+        'AI',
+        'LLM',
+        'GPT',
+        'MACHINE',
+      ],
+    },
+  },
   {
     kind: 'reader_reference',
-    weight: 0.75,
+    // "Your answer" is what forums and forms say to their readers too.
+    weight: 0.6,
     pattern: new RegExp(`${B}YOUR\\s+${alt(READER_OUTPUTS)}${E}`, 'y'),
     starts: { words: ['YOUR'] },
   },

@@ -55,11 +55,16 @@ export const WINDOW_SIZES = [12, 24, 48] as const;
 export const HASHED = 1 << 16;
 /**
  * Presence features, each counted once in a window however often it occurs:
- * the rules' signal kinds, then the word classes (classes.ts), then the
- * ordered pairs of classes whose words are at most PAIR_DISTANCE apart.
+ * the rules' signal kinds, strong (a signal of at least STRONG weight, which
+ * its rule says is suspect alone) then weak, so that a rule's weak reading
+ * (a mention, a noun ordinary prose also uses) does not share the weight of
+ * its strong one; then the word classes (classes.ts); then the ordered pairs
+ * of classes whose words are at most PAIR_DISTANCE apart.
  */
 export const RULE_KINDS = RULE_SIGNAL_KINDS.length;
-export const CLASS_BASE = RULE_KINDS;
+export const STRONG = 0.7;
+export const WEAK_BASE = RULE_KINDS;
+export const CLASS_BASE = 2 * RULE_KINDS;
 export const PAIR_BASE = CLASS_BASE + CLASS_COUNT;
 export const KIND_FEATURES = PAIR_BASE + CLASS_COUNT * CLASS_COUNT;
 
@@ -118,7 +123,6 @@ export interface ScanResult {
   /** Where the best window's words are in the view: from its first word's start to its last word's end. */
   window: { from: number; to: number };
 }
-
 
 const NUMBER = wordHash('#NUMBER');
 const SENTENCE = wordHash('#SENTENCE');
@@ -252,10 +256,11 @@ class Buffers {
   events = 0;
 
   reset(): void {
-    if (++generation > 0x3fffffff) {
-      generation = 1;
-      LAST_GEN.fill(0);
+    if (wordsRead > 0x3fffffff) {
+      wordsRead = 0;
+      LAST_AT.fill(-REPEAT_SPAN - 1);
     }
+    textStart = wordsRead;
     this.n = 0;
     this.prev = SENTENCE;
     this.events = 0;
@@ -293,26 +298,40 @@ class Buffers {
  */
 export const REPEAT_SPAN = 48;
 const REPEAT = wordHash('#REPEAT') % HASHED;
-const LAST_AT = new Int32Array(HASHED);
-const LAST_GEN = new Int32Array(HASHED);
-let generation = 0;
-function unrepeated(f: number, k: number): number {
-  const again = LAST_GEN[f] === generation && k - LAST_AT[f]! <= REPEAT_SPAN;
-  LAST_GEN[f] = generation;
-  LAST_AT[f] = k;
-  return again ? REPEAT : f;
+/**
+ * Where each feature was last seen, as a count of words over all texts read
+ * (so one array serves every text without clearing: a feature last seen
+ * before this text's first word is not a repeat).
+ */
+const LAST_AT = new Int32Array(HASHED).fill(-REPEAT_SPAN - 1);
+let wordsRead = 0;
+let textStart = 0;
+function unrepeated(f: number): number {
+  const last = LAST_AT[f]!;
+  LAST_AT[f] = wordsRead;
+  return last >= textStart && wordsRead - last <= REPEAT_SPAN ? REPEAT : f;
 }
 
 /** A word of hash `h` at [from, to) of the view, with its classes (bits). */
 function addToken(b: Buffers, h: number, from: number, to: number, cls: number): void {
   if (b.n === b.uni.length) b.grow();
   const k = b.n++;
-  b.uni[k] = unrepeated(h % HASHED, k);
-  b.bi[k] = unrepeated(bigram(b.prev, h) % HASHED, k);
+  const pair = bigram(b.prev, h);
+  b.uni[k] = unrepeated(h % HASHED);
+  b.bi[k] = unrepeated(pair % HASHED);
+  wordsRead++;
   b.from[k] = from;
   b.to[k] = to;
-  b.cls[k] = cls | (BIGRAM_CLASS.size === 0 ? 0 : (BIGRAM_CLASS.get(bigram(b.prev, h)) ?? 0));
+  b.cls[k] =
+    (BIGRAM_BITS[(pair & BITS_MASK) >> 5]! & (1 << (pair & 31))) === 0 ? cls : cls | (BIGRAM_CLASS.get(pair) ?? 0);
   b.prev = h;
+}
+
+/** Clears the classes of the words inside the quotations [from, to) of `quoted`. */
+function unclass(b: Buffers, quoted: readonly number[]): void {
+  for (let q = 0; q < quoted.length; q += 2) {
+    for (let k = wordAt(b, quoted[q]!); k < b.n && b.from[k]! < quoted[q + 1]!; k++) b.cls[k] = 0;
+  }
 }
 
 /** The class and pair events of the words, in word order, then the rules' signals merged in. */
@@ -342,7 +361,8 @@ function addEvents(b: Buffers, signals: readonly ViewSignal[]): void {
     if (UNSCORED.has(s.kind)) continue;
     const first = wordAt(b, s.from);
     const last = Math.max(first, wordAt(b, s.to - 1));
-    extra.push([CLASS_KIND_INDEX.get(s.kind)!, first, last]);
+    const k = CLASS_KIND_INDEX.get(s.kind)!;
+    extra.push([s.weight >= STRONG ? k : WEAK_BASE + k, first, last]);
   }
   extra.sort((x, y) => x[2] - y[2]);
   const m = b.events;
@@ -381,6 +401,11 @@ function wordAt(b: Buffers, x: number): number {
  */
 const UNSCORED = new Set<RuleSignalKind>(['question']);
 
+/** A mention's weight: a weak signal, for the model to weigh. */
+const MENTION_WEIGHT = 0.6;
+/** How far a quotation around a mention may reach each way. */
+const QUOTE_REACH = 240;
+
 const CLASS_KIND_INDEX = new Map<RuleSignalKind, number>(RULE_SIGNAL_KINDS.map((k, i) => [k, i]));
 
 // ---------------------------------------------------------------- classes
@@ -392,8 +417,10 @@ const PREFIX_CLASS = new Map<number, number>();
 const BIGRAM_CLASS = new Map<number, number>();
 /** The prefix lengths in use, longest first. */
 let PREFIX_LENGTHS: number[] = [];
-/** Bit set over the low bits of word hashes: words that may have a class. */
+/** Bit sets over the low bits of word hashes: words that may have a class, prefixes that may. */
 const CLASS_BITS = new Int32Array(1 << 11);
+const PREFIX_BITS = new Int32Array(1 << 11);
+const BIGRAM_BITS = new Int32Array(1 << 11);
 function cutWords(folded: string): string[] {
   const words: string[] = [];
   let i = 0;
@@ -418,8 +445,10 @@ function cutWords(folded: string): string[] {
       const prefix = entry.endsWith('*');
       const words = cutWords(foldText(prefix ? entry.slice(0, -1) : entry));
       if (prefix && words.length === 1 && words[0]!.length >= 4) {
-        const key = words[0]!.length * 0x100000 + wordHash(words[0]!);
+        const h = wordHash(words[0]!);
+        const key = words[0]!.length * 0x100000 + h;
         PREFIX_CLASS.set(key, (PREFIX_CLASS.get(key) ?? 0) | bit);
+        setBit(PREFIX_BITS, h);
         lengths.add(words[0]!.length);
       } else if (!prefix && words.length === 1) {
         const h = wordHash(words[0]!);
@@ -428,6 +457,7 @@ function cutWords(folded: string): string[] {
       } else if (!prefix && words.length === 2) {
         const h = bigram(wordHash(words[0]!), wordHash(words[1]!));
         BIGRAM_CLASS.set(h, (BIGRAM_CLASS.get(h) ?? 0) | bit);
+        setBit(BIGRAM_BITS, h);
       }
     }
   });
@@ -443,9 +473,12 @@ function classesOf(h: number, length: number): number {
   let bits = 0;
   if ((CLASS_BITS[(h & BITS_MASK) >> 5]! & (1 << (h & 31))) !== 0) bits = WORD_CLASS.get(h) ?? 0;
   if (length >= MIN_PREFIX) {
-    for (const l of PREFIX_LENGTHS) {
+    for (let i = 0; i < PREFIX_LENGTHS.length; i++) {
+      const l = PREFIX_LENGTHS[i]!;
       if (l > length) continue;
-      const p = PREFIX_CLASS.get(l * 0x100000 + (PREFIX_HASH[l]! & SMALL));
+      const ph = PREFIX_HASH[l]! & SMALL;
+      if ((PREFIX_BITS[(ph & BITS_MASK) >> 5]! & (1 << (ph & 31))) === 0) continue;
+      const p = PREFIX_CLASS.get(l * 0x100000 + ph);
       if (p !== undefined) bits |= p;
     }
   }
@@ -521,8 +554,7 @@ export function windowFeatures(r: Reading, pick: WindowPick): { words: number[];
   const words: number[] = [];
   for (let k = pick.start; k < Math.min(pick.end, r.n); k++) words.push(r.uni[k]!, r.bi[k]!);
   const kinds = new Set<number>();
-  for (let e = 0; e < r.events; e++)
-    if (r.first[e]! >= pick.start && r.at[e]! < pick.end) kinds.add(r.feature[e]!);
+  for (let e = 0; e < r.events; e++) if (r.first[e]! >= pick.start && r.at[e]! < pick.end) kinds.add(r.feature[e]!);
   return { words, kinds: [...kinds] };
 }
 
@@ -545,6 +577,8 @@ export function keepReading(r: Reading): Reading {
 
 export class Pass {
   found: ViewSignal[] = [];
+  /** Quotations that hold a mention (see mentioned): pairs of view offsets, from and to. */
+  quoted: number[] = [];
   readonly lastEnd = new Int32Array(RULES.length);
   prevWord = 0;
   prevStart = -1;
@@ -554,6 +588,7 @@ export class Pass {
 
   reset(view: string): void {
     this.found = [];
+    this.quoted = [];
     this.lastEnd.fill(0);
     this.prevWord = 0;
     this.prevStart = -1;
@@ -579,11 +614,39 @@ export class Pass {
     if (rule.accept !== undefined && !rule.accept(m[0])) return;
     const lead = m[1] === undefined ? 0 : m[0].length - m[1].length;
     this.lastEnd[r] = at + m[0].length;
-    const weight =
-      rule.mentioned !== undefined && MENTIONED.test(this.view.slice(Math.max(0, at + lead - 24), at + lead))
-        ? rule.mentioned
-        : rule.weight;
+    const weight = rule.weight >= MENTION_WEIGHT && this.mentioned(rule, at + lead) ? MENTION_WEIGHT : rule.weight;
     this.signal(rule.kind, at + lead, at + m[0].length, weight);
+  }
+
+  /**
+   * Whether a strong rule's match at `at` is a mention rather than a command:
+   * inside a quotation that opens in its sentence and closes after it (a
+   * paper quoting an attack), or, for the rules that say so, after what
+   * makes it a description (MENTIONED: "instructs the model to ignore").
+   */
+  mentioned(rule: (typeof RULES)[number], at: number): boolean {
+    const view = this.view;
+    if (rule.mentioned !== undefined && MENTIONED.test(view.slice(Math.max(0, at - 24), at))) return true;
+    let quotes = 0;
+    let open = -1;
+    for (let i = at - 1, stop = Math.max(0, at - QUOTE_REACH); i >= stop; i--) {
+      const c = view.charCodeAt(i);
+      if (c === 0x2e || c === 0x0a || c === 0x21 || c === 0x3f) break;
+      if (c === 0x22 || c === 0x201c || c === 0x201d || c === 0xab || c === 0xbb) {
+        if (quotes++ === 0) open = i;
+      }
+    }
+    if ((quotes & 1) === 0) return false;
+    for (let i = at, stop = Math.min(view.length, at + QUOTE_REACH); i < stop; i++) {
+      const c = view.charCodeAt(i);
+      if (c === 0x0a) return false;
+      if (c === 0x22 || c === 0x201c || c === 0x201d || c === 0xab || c === 0xbb) {
+        // The quotation is a mention whole: the model does not read its words' classes either.
+        this.quoted.push(open, i + 1);
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A word that is a whole match of rule r. */
@@ -752,6 +815,7 @@ export function readView(view: string): Reading {
   }
   endBase64(pass, b64From, n, b64Digit);
   if (letters >= SPACED_RUN) findSquashed(pass, Math.max(0, lettersFrom - JOINED_BEFORE), Math.min(n, lettersTo));
+  if (pass.quoted.length > 0) unclass(w, pass.quoted);
   addEvents(w, pass.found);
   pass.view = '';
   return {
