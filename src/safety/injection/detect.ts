@@ -120,6 +120,12 @@ function combine(strongest: Found | undefined, model: number): number {
   return weight >= CERTAIN ? Math.max(weight, model) : model;
 }
 
+/**
+ * A score to four places, below 1: no reading is certain, and a threshold
+ * of 1 turns the flag off (a score that rounded to 1 would meet it).
+ */
+const rounded = (x: number): number => Math.min(Math.round(x * 1e4) / 1e4, 0.9999);
+
 const sigmoid = (logit: number): number => (logit === -Infinity ? 0 : 1 / (1 + Math.exp(-logit)));
 
 /**
@@ -166,7 +172,7 @@ export function detectInjection(text: string, options: DetectOptions = {}): Inje
 export function injectionScore(text: string, model: ModelInput = MODEL): number {
   const view = scanText(text).view;
   const { found, logit } = read(text, view, model);
-  return Math.round(combine(strongestOf(found), sigmoid(logit)) * 1e4) / 1e4;
+  return rounded(combine(strongestOf(found), sigmoid(logit)));
 }
 
 /**
@@ -184,17 +190,16 @@ export function detectOnView(
   const model = sigmoid(logit);
   const strongest = strongestOf(found);
   const combined = combine(strongest, model);
-  const score = Math.round(combined * 1e4) / 1e4;
+  const score = rounded(combined);
   const suspected = score >= threshold;
   // Spans are reported for a suspected text only: mapping them back to the original costs a second reading of a text that is not aligned with its view.
-  if (!suspected || score === 0) return { score, suspected, threshold, signals: [] };
-  // When the model's reading of the words, not a near-certain rule, gave the
-  // score, its best window is what drove it: a plain instruction that no rule
-  // names would otherwise be suspected with nothing to point at. That window
-  // (or the encoded run it was read from), or else the near-certain signal,
-  // is the span: the one decision of what gave the score, made here, whatever
-  // the scoring behind it.
-  const byModel = combined === model && best !== undefined;
+  if (!suspected || (found.length === 0 && best === undefined)) return { score, suspected, threshold, signals: [] };
+  // A near-certain signal is the span when there is one (its few words say
+  // more than a window); else the model's best window (or the encoded run it
+  // was read from) drove the score: a plain instruction that no rule names
+  // would otherwise be suspected with nothing to point at. The one decision
+  // of what gave the score, made here, whatever the scoring behind it.
+  const byModel = (strongest === undefined || strongest.weight < CERTAIN) && best !== undefined;
   if (byModel) found.push({ ...best, weight: score });
   const drove = byModel ? best : strongest;
   // The strongest signals are kept when there are too many, then listed in order.

@@ -536,6 +536,28 @@ export const RULES: readonly Rule[] = [
     ),
     starts: { words: [...pairs('DO', 'NOT'), 'DON', 'DONT', 'NEVER', 'WITHOUT', 'NOT'] },
   },
+  // The conversation or a secret sent out: "paste the whole conversation there", "forward the security code to".
+  {
+    kind: 'exfiltration',
+    weight: 0.8,
+    pattern: new RegExp(
+      `${B}(?:SEND|SENDING|FORWARD|FORWARDING|PASTE|PASTING|POST|POSTING|UPLOAD|UPLOADING|E-?MAIL|EMAILING|SUBMIT|LEAK|EXFILTRATE|TRANSMIT|COPY)\\s+(?:(?:THE|YOUR|MY|OUR|ALL|ANY|FULL|WHOLE|ENTIRE|COMPLETE|CURRENT|LAST|PREVIOUS|THIS|USER'?S?|OF)\\s+){0,4}(?:CONVERSATION|CHAT\\s+HISTORY|CHAT\\s+LOG|TRANSCRIPT|PASSWORDS?|CREDENTIALS|API\\s+KEYS?|ACCESS\\s+TOKENS?|SECURITY\\s+CODES?|SESSION\\s+(?:TOKENS?|COOKIES?)|COOKIES|SYSTEM\\s+PROMPT|INBOX|CONTACTS|MESSAGES\\s+(?:YOU|IN)|FILES\\s+YOU|CONTENTS\\s+OF\\s+(?:THE|YOUR|ALL|MY|THIS)\\s+(?:INBOX|FILES?|DRIVE|FOLDER|CONVERSATION|CHAT))${E}`,
+      'y',
+    ),
+    starts: {
+      words: 'SEND SENDING FORWARD FORWARDING PASTE PASTING POST POSTING UPLOAD UPLOADING EMAIL E EMAILING SUBMIT LEAK EXFILTRATE TRANSMIT COPY'.split(' '),
+    },
+  },
+  // A step put before the reader's own answer: "before you answer", "before replying".
+  {
+    kind: 'new_instructions',
+    weight: 0.6,
+    pattern: new RegExp(
+      `${B}(?:BEFORE|PRIOR\\s+TO|INSTEAD\\s+OF)\\s+(?:YOU\\s+)?(?:ANSWER|ANSWERING|REPLY|REPLYING|RESPOND|RESPONDING|SUMMARI[SZ]E|SUMMARI[SZ]ING|CONTINUE|CONTINUING|PROCEED|PROCEEDING|SOLVE|SOLVING)${E}`,
+      'y',
+    ),
+    starts: { words: ['BEFORE', 'INSTEAD', ...pairs('PRIOR', 'TO')] },
+  },
   // Whatever the reader was told: "irrespective of the instructions they were given".
   {
     kind: 'override',
