@@ -545,7 +545,10 @@ export const RULES: readonly Rule[] = [
       'y',
     ),
     starts: {
-      words: 'SEND SENDING FORWARD FORWARDING PASTE PASTING POST POSTING UPLOAD UPLOADING EMAIL E EMAILING SUBMIT LEAK EXFILTRATE TRANSMIT COPY'.split(' '),
+      words:
+        'SEND SENDING FORWARD FORWARDING PASTE PASTING POST POSTING UPLOAD UPLOADING EMAIL E EMAILING SUBMIT LEAK EXFILTRATE TRANSMIT COPY'.split(
+          ' ',
+        ),
     },
   },
   // A step put before the reader's own answer: "before you answer", "before replying".

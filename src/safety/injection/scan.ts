@@ -3,9 +3,11 @@
  * does three things at once:
  *
  * - it cuts the view into words (runs of ASCII letters and digits, runs of
- *   letters of other alphabets, and each CJK character alone) and feeds their
- *   hashed unigrams and bigrams to the linear model (model.ts), in windows of
- *   WINDOW_TOKENS words that overlap by half;
+ *   letters of other alphabets, and each CJK or Thai character alone), and
+ *   records each word's hashed unigram and bigram, its place and its word
+ *   classes (classes.ts); the presence features (rule kinds, classes, class
+ *   pairs) are noted at the words they span, and bestWindow scores every
+ *   window of WINDOW_SIZES words from them;
  * - at each word or character where some rule can begin (a rule's triggers,
  *   rules.ts), it tries that rule there and only there, as a sticky regex: a
  *   text is not searched once per rule, and most words trigger nothing;
