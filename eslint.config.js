@@ -23,15 +23,42 @@ export default tseslint.config(
   // by `npm run lint:cycles`.
   {
     files: ['src/safety/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: safetyPatterns() }] },
+  },
+  // Inside src/safety: reading text (src/safety/text: the normalised view,
+  // confusables, invisible characters, words) is the layer that quoting and
+  // the injection detector both read, and it reads neither; quoting uses the
+  // detector, never the reverse. A file matched by two blocks gets only the
+  // last one's no-restricted-imports, so each repeats the purity patterns.
+  {
+    files: ['src/safety/text/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            ...ioPackages(),
+            ...safetyPatterns(),
             {
-              regex: '^\\.\\./\\.\\./(?!safety/|errors\\.js$)',
-              message: 'src/safety is pure: it imports only src/safety and src/errors.ts',
+              regex: '(^|/)(quoting|injection)(/|$)',
+              message: 'src/safety/text is read by quoting and injection and imports neither',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/safety/injection/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...safetyPatterns(),
+            {
+              regex: '(^|/)quoting(/|$)',
+              message:
+                'quoting uses the injection detector, not the reverse; shared text reading is in src/safety/text',
             },
           ],
         },
@@ -97,6 +124,17 @@ export default tseslint.config(
     },
   },
 );
+
+/** What keeps src/safety pure: no I/O, and nothing outside src/safety but src/errors.ts. */
+function safetyPatterns() {
+  return [
+    ...ioPackages(),
+    {
+      regex: '^\\.\\./\\.\\./(?!safety/|errors\\.js$)',
+      message: 'src/safety is pure: it imports only src/safety and src/errors.ts',
+    },
+  ];
+}
 
 /** Packages that do I/O, which the pure layers must not import. */
 function ioPackages() {

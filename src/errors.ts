@@ -53,6 +53,8 @@ export type ErrorCode =
   | 'INTERRUPTED'
   | 'REDIS_UNAVAILABLE'
   | 'PORT_UNAVAILABLE'
+  // The injection detector's model (src/safety/injection/model.ts).
+  | 'INJECTION_MODEL_MISMATCH'
   | 'INTERNAL';
 
 export class CosciError extends Error {

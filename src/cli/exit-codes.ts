@@ -71,6 +71,7 @@ const BY_CODE: Record<ErrorCode, ExitCode> = {
   CLASSIFIER_BAD_REQUEST: EXIT.refused,
   CLASSIFIER_AUTH: EXIT.refused,
   // A bug: trying again gives the same.
+  INJECTION_MODEL_MISMATCH: EXIT.refused,
   INTERNAL: EXIT.refused,
   // Nothing was decided; the same command may well succeed later.
   REDIS_UNAVAILABLE: EXIT.unavailable,

@@ -110,8 +110,8 @@ export const input = fc.array(fragment, { maxLength: 12 }).map((parts) => parts.
 
 // ---------------------------------------------------------------- disguises, generated
 
-import { CONFUSABLE_ROWS } from '../../src/safety/quoting/confusables-data.js';
-import { foldCodePoint } from '../../src/safety/quoting/normalized-view.js';
+import { CONFUSABLE_ROWS } from '../../src/safety/text/confusables-data.js';
+import { foldCodePoint } from '../../src/safety/text/normalized-view.js';
 
 /**
  * Every character of the confusables table that reads as `to` (drawn from

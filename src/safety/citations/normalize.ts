@@ -9,7 +9,7 @@
  * a regex whose class is matched one character at a time), so the whole is
  * linear in the length of the text; it runs on whole pages.
  */
-import { removeInvisible } from '../quoting/invisible.js';
+import { removeInvisible } from '../text/invisible.js';
 import { removeReferenceMarkers } from './reference-markers.js';
 
 /**

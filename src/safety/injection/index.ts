@@ -1,9 +1,11 @@
 export {
+  CERTAIN,
   DEFAULT_INJECTION_THRESHOLD,
   MAX_SIGNALS,
   SIGNAL_KINDS,
-  WINDOW_TOKENS,
+  WINDOW_SIZES,
   detectInjection,
+  injectionScore,
   type DetectOptions,
   type InjectionDetection,
   type InjectionSignal,

@@ -11,28 +11,16 @@
  * instructions. Sources: the phrasing of published prompt-injection attacks
  * (e.g. Perez and Ribeiro 2022, "Ignore Previous Prompt", arXiv:2211.09527;
  * Greshake et al. 2023, arXiv:2302.12173) and ordinary translations of it.
+ *
+ * The English verbs and nouns of the override lexicons are phrases quoting
+ * reads too: they are kept in the shared table (../text/phrases.ts), and
+ * read from it here.
  */
+import { INSTRUCTION_WORDS, OVERRIDE_VERBS_EN, phrasesFor } from '../text/phrases.js';
 
 /** A verb telling the reader to disregard something, by language. */
 export const OVERRIDE_VERBS: Record<string, readonly string[]> = {
-  en: [
-    'ignore',
-    'disregard',
-    'forget',
-    'overlook',
-    'bypass',
-    'override',
-    'neglect',
-    'abandon',
-    'discard',
-    'skip',
-    'set aside',
-    'pay no attention to',
-    'do not follow',
-    "don't follow",
-    'stop following',
-    'no longer follow',
-  ],
+  en: phrasesFor(OVERRIDE_VERBS_EN, 'detector'),
   fr: ['ignore', 'ignorez', 'oublie', 'oubliez', 'ne tiens pas compte', 'ne tenez pas compte', 'faites abstraction'],
   de: [
     'ignoriere',
@@ -76,6 +64,20 @@ export const OVERRIDE_VERBS: Record<string, readonly string[]> = {
   he: ['התעלם', 'התעלמי', 'שכח', 'שכחי'],
   sw: ['puuza', 'sahau'],
   fa: ['نادیده بگیر', 'فراموش کن'],
+  fi: ['ohita', 'ohittakaa', 'unohda', 'unohtakaa', 'sivuuta', 'jätä huomiotta', 'älä välitä'],
+  el: ['αγνόησε', 'αγνοήστε', 'ξέχασε', 'ξεχάστε', 'παράβλεψε', 'παραβλέψτε', 'αγνόησέ'],
+  th: ['เพิกเฉย', 'ละเว้น', 'ลืม', 'ไม่ต้องสนใจ', 'ไม่สนใจ'],
+  hu: [
+    'hagyd figyelmen kívül',
+    'hagyja figyelmen kívül',
+    'hagyjátok figyelmen kívül',
+    'felejtsd el',
+    'felejtse el',
+    'ne törődj',
+  ],
+  la: ['neglege', 'neglegite', 'ignora', 'ignorate', 'obliviscere', 'omitte', 'praetermitte'],
+  eo: ['ignoru', 'forgesu', 'malatentu', 'ne atentu'],
+  cy: ['anwybyddwch', 'anwybydda', 'anghofiwch', 'anghofia'],
 };
 
 /**
@@ -91,21 +93,13 @@ export const OVERRIDE_VERBS_LAST: Record<string, readonly string[]> = {
   bn: ['উপেক্ষা', 'অগ্রাহ্য', 'ভুলে যান', 'ভুলে যাও'],
   tr: ['yok say', 'görmezden gel', 'unut', 'dikkate alma', 'umursama'],
   fa: ['نادیده بگیر', 'فراموش کن'],
+  ta: ['புறக்கணி', 'புறக்கணித்து', 'புறக்கணிக்கவும்', 'மறந்துவிடு', 'மறந்து'],
+  am: ['ችላ ብለህ', 'ችላ ብለሽ', 'ችላ በል', 'ችላ በሉ', 'ችላ ይበሉ', 'እርሳ', 'እርሱ'],
 };
 
 /** A noun for the instructions or rules the reader was given, by language. */
 export const INSTRUCTION_NOUNS: Record<string, readonly string[]> = {
-  en: [
-    'instruction',
-    'instructions',
-    'directive',
-    'directives',
-    'prompt',
-    'prompts',
-    'guidelines',
-    'programming',
-    'the above',
-  ],
+  en: phrasesFor(INSTRUCTION_WORDS, 'strong'),
   fr: ['instructions', 'consignes', 'directives', 'règles', 'ordres', 'tout ce qui précède', 'ce qui précède'],
   de: ['anweisungen', 'anweisung', 'befehle', 'regeln', 'vorgaben', 'anordnungen', 'alles'],
   es: ['instrucciones', 'reglas', 'indicaciones', 'directrices', 'órdenes', 'todo lo anterior'],
@@ -131,6 +125,15 @@ export const INSTRUCTION_NOUNS: Record<string, readonly string[]> = {
   hi: ['निर्देश', 'निर्देशों', 'आदेश', 'आदेशों', 'नियम', 'नियमों', 'सब कुछ'],
   bn: ['নির্দেশ', 'নির্দেশনা', 'নির্দেশাবলী', 'নিয়ম', 'আদেশ', 'সবকিছু'],
   tr: ['talimat', 'talimatları', 'talimatlar', 'talimatlarını', 'komutları', 'kuralları', 'yönergeleri', 'her şeyi'],
+  fi: ['ohjeet', 'ohjeita', 'ohjeista', 'ohjeesi', 'käskyt', 'säännöt'],
+  el: ['οδηγίες', 'οδηγιών', 'εντολές', 'εντολών', 'κανόνες'],
+  th: ['คำสั่ง', 'คำแนะนำ', 'ข้อกำหนด'],
+  hu: ['utasításokat', 'utasítást', 'utasítások', 'utasításait', 'parancsokat', 'szabályokat'],
+  la: ['mandata', 'praecepta', 'iussa', 'imperata', 'instructiones'],
+  eo: ['instrukciojn', 'instrukcioj', 'instrukcion', 'ordonojn', 'regulojn'],
+  cy: ['cyfarwyddiadau', 'cyfarwyddyd', 'gorchmynion', 'rheolau'],
+  ta: ['அறிவுறுத்தல்களை', 'அறிவுறுத்தல்களைப்', 'வழிமுறைகளைப்', 'அறிவுறுத்தல்கள்', 'வழிமுறைகளை', 'கட்டளைகளை'],
+  am: ['መመሪያዎች', 'መመሪያዎችን', 'መመሪያ', 'ትእዛዞች', 'ትዕዛዞችን'],
 };
 
 /**
@@ -138,20 +141,7 @@ export const INSTRUCTION_NOUNS: Record<string, readonly string[]> = {
  * rules and regulations", "forget all that"): a weaker signal than the
  * nouns above.
  */
-export const WEAK_INSTRUCTION_NOUNS: readonly string[] = [
-  'rules',
-  'commands',
-  'orders',
-  'constraints',
-  'restrictions',
-  'context',
-  'everything',
-  'anything',
-  'all that',
-  'what you',
-  'told',
-  'instructed',
-];
+export const WEAK_INSTRUCTION_NOUNS: readonly string[] = phrasesFor(INSTRUCTION_WORDS, 'weak');
 
 /** Secrets a reader may be asked to reveal, by language. */
 export const SECRETS: Record<string, readonly string[]> = {
@@ -199,6 +189,15 @@ export const SECRETS: Record<string, readonly string[]> = {
   hi: ['पासवर्ड', 'गुप्त कुंजी'],
   bn: ['পাসওয়ার্ড', 'গোপন চাবি'],
   tr: ['şifre', 'şifreyi', 'şifreniz', 'parolayı', 'gizli anahtar'],
+  fi: ['salasana', 'salasanan', 'salasanasi'],
+  el: ['κωδικό πρόσβασης', 'κωδικός πρόσβασης'],
+  th: ['รหัสผ่าน'],
+  hu: ['jelszó', 'jelszavát', 'jelszavad'],
+  la: ['tesseram arcanam', 'tessera arcana'],
+  eo: ['pasvorton', 'pasvorto'],
+  cy: ['cyfrinair', 'gyfrinair'],
+  ta: ['கடவுச்சொல்', 'கடவுச்சொல்லை'],
+  am: ['የይለፍ ቃል'],
 };
 
 /** The second person: an author of ordinary science rarely addresses the reader. */
@@ -471,3 +470,47 @@ export const HYPOTHETICAL_PHRASES: Record<string, readonly string[]> = {
   ja: ['想像してください', '想像して'],
   ko: ['상상해 보세요', '상상해봐'],
 };
+
+/** Machine readers an address may name alone ("Dear assistant", "Note to the LLM"). */
+export const ADDRESSEES: readonly string[] = [
+  'assistant',
+  'assistants',
+  'ai',
+  'ai assistant',
+  'ai model',
+  'ai agent',
+  'ai system',
+  'llm',
+  'llms',
+  'language model',
+  'language models',
+  'large language model',
+  'chatbot',
+  'chatgpt',
+  'gpt',
+  'claude',
+  'gemini',
+  'copilot',
+  'bard',
+];
+
+/** Readers that are machines only with a word that says so ("language-model reviewers", "automated readers"). */
+export const MACHINE_READERS: readonly string[] = [
+  ...ADDRESSEES,
+  'model',
+  'models',
+  'reviewer',
+  'reviewers',
+  'reader',
+  'readers',
+  'system',
+  'systems',
+  'agent',
+  'agents',
+  'summariser',
+  'summarizer',
+  'screener',
+  'screening system',
+  'evaluator',
+  'evaluators',
+];

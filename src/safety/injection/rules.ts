@@ -3,15 +3,30 @@
  * span of one kind of signal, with the weight that span alone gives the
  * score. The view is upper-case, folded to ASCII where a letter has an ASCII
  * lookalike, with escapes decoded and invisible characters gone
- * (../quoting/normalized-view.ts), so the patterns below are written in
+ * (../text/normalized-view.ts), so the patterns below are written in
  * capitals and lexicon words are folded the same way before they are
- * compiled.
+ * compiled. The phrases quoting's prefix marking reads too (role names, verbs
+ * of disregard, instruction words, modes, titles) come from the one table of
+ * them, ../text/phrases.ts, which names the kinds; each rule takes the
+ * phrases of its reading there.
  *
  * Every pattern is linear: a bounded gap between its parts and no nested
  * repetition, so each start position costs a bounded amount of work.
  */
-import { foldText } from '../quoting/normalized-view.js';
-import { firstWords } from './words.js';
+import { foldText } from '../text/normalized-view.js';
+import { firstWords } from '../text/words.js';
+import {
+  AUTHORITY_TITLES,
+  EARLIER_WORDS,
+  HEADER_WORDS,
+  INSTRUCTION_WORDS,
+  PERSONA_MODES,
+  PHRASE_KINDS,
+  ROLE_NAMES,
+  ROLE_QUALIFIERS,
+  ROLE_SUFFIXES,
+  phrasesFor,
+} from '../text/phrases.js';
 import {
   IMPERATIVE_VERBS,
   INSTRUCTION_NOUNS,
@@ -20,6 +35,8 @@ import {
   PERSONA_PHRASES,
   HYPOTHETICAL_PHRASES,
   READER_NAMES,
+  ADDRESSEES,
+  MACHINE_READERS,
   READER_OUTPUTS,
   SECOND_PERSON,
   SECRETS,
@@ -39,6 +56,8 @@ export const RULE_SIGNAL_KINDS = [
   'fake_end',
   'tool_call',
   'reader_reference',
+  'addressed',
+  'secrecy',
   'second_person',
   'imperative',
   'question',
@@ -48,6 +67,8 @@ export const RULE_SIGNAL_KINDS = [
   'authority_claim',
 ] as const;
 export type RuleSignalKind = (typeof RULE_SIGNAL_KINDS)[number];
+/** The kinds of the shared phrases (../text/phrases.ts) are kinds of signal: a compile-time check. */
+PHRASE_KINDS satisfies readonly RuleSignalKind[];
 
 /**
  * Every kind a detection may report: the rules' kinds, and `instruction_text`,
@@ -84,7 +105,29 @@ export interface Rule {
   starts: Starts;
   /** A check of a match that the pattern cannot make cheaply. */
   accept?: (match: string) => boolean;
+  /**
+   * Whether what comes before a match (MENTIONED) can make it a mention,
+   * not a command: a paper about prompt injection says a model was told "to
+   * ignore" its instructions. (Any strong match inside a quotation is one:
+   * scan.ts.)
+   */
+  mentioned?: true;
 }
+
+/**
+ * What comes just before a match that makes it a mention: an opening quote,
+ * or a machine reader as the object of "to" ("instructs the model to
+ * ignore", "trained it to disregard"), which describes an attack; "you to
+ * ignore" is one. Tested on the view just before the match.
+ */
+/** What opens an address: "Note to", "Dear", "Attention". */
+const ADDRESS_OPENERS =
+  '(?:NOTE|MESSAGE|INSTRUCTIONS?|REMINDER|REQUEST|WARNING|FOOTNOTE)\\s+(?:TO|FOR)|DEAR|HEY|HELLO|HI|ATTENTION';
+/** What makes a reader a machine: "automated", "language-model", "AI". */
+const MACHINE_PREFIX = '(?:AUTOMATED|AUTOMATIC|ARTIFICIAL|LANGUAGE[- ]MODEL|AI|LLM|GPT|MACHINE)';
+
+export const MENTIONED =
+  /(?:["\u201c\u2018'\u00ab`]\s*|(?:MODELS?|LLMS?|AI|ASSISTANTS?|AGENTS?|SYSTEMS?|CHATBOTS?|IT|THEM)\s+TO\s+)$/;
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -127,8 +170,19 @@ function startsOf(entries: Iterable<string>, whole = false): Starts {
 }
 
 /** Every pair of a word of `firsts` and a word of `seconds`: a rule that starts there. */
-function pairs(firsts: string, seconds: string): string[] {
-  return firsts.split(' ').flatMap((f) => seconds.split(' ').map((x) => `${f} ${x}`));
+function pairs(firsts: string | readonly string[], seconds: string | readonly string[]): string[] {
+  const words = (w: string | readonly string[]): readonly string[] => {
+    const list = typeof w === 'string' ? w.split(' ') : w;
+    // A phrase of several words would make a pair of three: the pass would never try the rule.
+    for (const word of list) if (!/^[A-Z0-9]+$/.test(word)) throw new Error(`not one word of the view: ${word}`);
+    return list;
+  };
+  return words(firsts).flatMap((f) => words(seconds).map((x) => `${f} ${x}`));
+}
+
+/** An alternation of shared phrases (../text/phrases.ts), in the table's order, spaces matching any run of them. */
+function phrases(list: readonly string[]): string {
+  return list.map((p) => escapeRegExp(p).replace(/ +/g, '\\s+')).join('|');
 }
 
 function all(lexicon: Record<string, readonly string[]>): string[] {
@@ -149,12 +203,40 @@ const verbs = alt(all(OVERRIDE_VERBS));
 const nouns = alt(all(INSTRUCTION_NOUNS));
 const verbLastNouns = Object.keys(OVERRIDE_VERBS_LAST).flatMap((lang) => INSTRUCTION_NOUNS[lang] ?? []);
 
+// The shared phrases each rule below reads (../text/phrases.ts names the readings).
+const EARLIER = phrasesFor(EARLIER_WORDS, 'detector');
+const VOID_NOUNS = phrasesFor(INSTRUCTION_WORDS, 'void');
+const QUALIFIERS = phrasesFor(ROLE_QUALIFIERS, 'detector');
+const NEW_NOUNS = phrasesFor(INSTRUCTION_WORDS, 'new_instructions');
+const FOR_NOUNS = phrasesFor(INSTRUCTION_WORDS, 'for');
+const ROLE_TAGS = phrasesFor(ROLE_NAMES, 'tag');
+const HEADERS = phrasesFor(HEADER_WORDS, 'detector');
+const LABELS = phrasesFor(ROLE_NAMES, 'label');
+const LABEL_SUFFIXES = phrasesFor(ROLE_SUFFIXES, 'label');
+const BRACKETED = phrasesFor(ROLE_NAMES, 'bracket');
+const BRACKETED_SUFFIXES = phrasesFor(ROLE_SUFFIXES, 'bracket');
+const MODES = phrasesFor(PERSONA_MODES, 'detector');
+const TITLES = phrasesFor(AUTHORITY_TITLES, 'detector');
+
 export const RULES: readonly Rule[] = [
   // "Ignore all previous instructions", in any of the lexicons' languages.
   {
     kind: 'override',
     weight: 0.95,
+    mentioned: true,
     pattern: new RegExp(`${B}${verbs}${E}${clause(32)}${B}${nouns}`, 'y'),
+    starts: startsOf(all(OVERRIDE_VERBS)),
+  },
+  // Those nouns too when the words around them say they came first: "set aside the guidance it was given
+  // previously", "disregard the earlier evaluation criteria".
+  {
+    kind: 'override',
+    weight: 0.8,
+    mentioned: true,
+    pattern: new RegExp(
+      `${B}${verbs}${E}(?:${clause(32)}${B}${alt(WEAK_INSTRUCTION_NOUNS)}${E}${clause(32)}${B}(?:PREVIOUSLY|EARLIER|BEFORE|BEFOREHAND|ABOVE|SO\\s+FAR|UNTIL\\s+NOW)|${clause(16)}${B}(?:PREVIOUS|PRIOR|EARLIER|ORIGINAL|PRECEDING|INITIAL)${E}${clause(24)}${B}${alt(WEAK_INSTRUCTION_NOUNS)})${E}`,
+      'y',
+    ),
     starts: startsOf(all(OVERRIDE_VERBS)),
   },
   // The same verbs before nouns that ordinary prose also uses: weaker alone, a feature for the model.
@@ -175,48 +257,56 @@ export const RULES: readonly Rule[] = [
     kind: 'override',
     weight: 0.7,
     pattern: new RegExp(
-      `${B}(?:PREVIOUS|PRIOR|ABOVE|EARLIER|ORIGINAL|OLD)\\s+(?:INSTRUCTIONS|DIRECTIVES|PROMPT|RULES)\\s+(?:ARE|IS|NO LONGER|DO NOT|DON'T)`,
+      `${B}(?:${phrases(EARLIER)})\\s+(?:${phrases(VOID_NOUNS)})\\s+(?:ARE|IS|NO LONGER|DO NOT|DON'T)`,
       'y',
     ),
-    starts: { words: pairs('PREVIOUS PRIOR ABOVE EARLIER ORIGINAL OLD', 'INSTRUCTIONS DIRECTIVES PROMPT RULES') },
+    starts: { words: pairs(EARLIER, VOID_NOUNS) },
   },
+  // "New instructions" is ordinary in work e-mail ("the new instructions for the migration"): a weak
+  // signal, for the model to weigh with what is around it.
   {
     kind: 'new_instructions',
-    weight: 0.75,
+    weight: 0.6,
     pattern: new RegExp(
-      `${B}(?:NEW|UPDATED|REVISED|ADDITIONAL|IMPORTANT|URGENT|REAL|TRUE|ACTUAL|HIDDEN|SECRET)\\s+(?:INSTRUCTIONS?|DIRECTIVES?|TASK|ORDERS|RULES)${E}|${B}INSTRUCTIONS?\\s+FOR\\s+(?:THE\\s+)?(?:AI|ASSISTANT|MODEL|BOT|LLM)${E}`,
+      `${B}(?:${phrases(QUALIFIERS)})\\s+(?:${phrases(NEW_NOUNS)})${E}|${B}(?:${phrases(FOR_NOUNS)})\\s+FOR\\s+(?:THE\\s+)?(?:AI|ASSISTANT|MODEL|BOT|LLM)${E}`,
       'y',
     ),
-    starts: {
-      words: [
-        ...pairs(
-          'NEW UPDATED REVISED ADDITIONAL IMPORTANT URGENT REAL TRUE ACTUAL HIDDEN SECRET',
-          'INSTRUCTION INSTRUCTIONS DIRECTIVE DIRECTIVES TASK ORDERS RULES',
-        ),
-        ...pairs('INSTRUCTION INSTRUCTIONS', 'FOR'),
-      ],
-    },
+    starts: { words: [...pairs(QUALIFIERS, NEW_NOUNS), ...pairs(FOR_NOUNS, 'FOR')] },
   },
   // Chat-template tokens of the common model families, and any `<|word|>` token.
   {
     kind: 'chat_template',
     weight: 0.95,
-    pattern:
-      /<\|[A-Z_ ]{2,32}\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:START_OF_TURN|END_OF_TURN|BOS|EOS|S)>|<\/?(?:SYSTEM|USER|ASSISTANT|HUMAN|AI)>|###\s*(?:SYSTEM|INSTRUCTION|INSTRUCTIONS|RESPONSE|HUMAN|ASSISTANT|USER)\b/y,
+    pattern: new RegExp(
+      String.raw`<\|[A-Z_ ]{2,32}\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:START_OF_TURN|END_OF_TURN|BOS|EOS|S)>|<\/?(?:${phrases(ROLE_TAGS)})>|###\s*(?:${phrases(HEADERS)})\b`,
+      'y',
+    ),
     starts: { chars: ['<', '[', '#'] },
   },
   // A role label at the start of a line: `System:`, `[assistant]`.
+  // A tag named for a role, with more after the name: `<system-reminder>`, `<admin_note>`, `<assistant-instructions>`.
+  {
+    kind: 'chat_template',
+    weight: 0.85,
+    pattern: new RegExp(
+      String.raw`<\/?(?:SYSTEM|ASSISTANT|ADMIN|ADMINISTRATOR|DEVELOPER|OPERATOR|INSTRUCTIONS?|AI|LLM|MODEL|PROMPT)[-_ ][A-Z][A-Z_-]{1,24}>`,
+      'y',
+    ),
+    starts: { chars: ['<'] },
+  },
   {
     kind: 'role_label',
     weight: 0.6,
-    pattern:
-      /^[\s>*#"'-]{0,4}(?:\[\s*)?(?:SYSTEM|ASSISTANT|USER|HUMAN|AI|DEVELOPER|ADMIN|ADMINISTRATOR|BOT|CHATGPT|GPT|CLAUDE|MODEL|OPERATOR)(?:\s+(?:MESSAGE|PROMPT|NOTE|OVERRIDE|UPDATE))?\s*(?:\]\s*:?|:)/my,
+    pattern: new RegExp(
+      String.raw`^[\s>*#"'-]{0,4}(?:\[\s*)?(?:${phrases(LABELS)})(?:\s+(?:${phrases(LABEL_SUFFIXES)}))?\s*(?:\]\s*:?|:)`,
+      'my',
+    ),
     starts: { line: true },
   },
   {
     kind: 'role_label',
     weight: 0.6,
-    pattern: /\[(?:SYSTEM|ADMIN|INSTRUCTIONS?|ASSISTANT)(?:\s+(?:MESSAGE|NOTE|OVERRIDE|UPDATE))?\]/y,
+    pattern: new RegExp(String.raw`\[(?:${phrases(BRACKETED)})(?:\s+(?:${phrases(BRACKETED_SUFFIXES)}))?\]`, 'y'),
     starts: { chars: ['['] },
   },
   // A new persona or mode for the reader.
@@ -224,7 +314,7 @@ export const RULES: readonly Rule[] = [
     kind: 'persona',
     weight: 0.8,
     pattern: new RegExp(
-      `${B}(?:YOU\\s+ARE\\s+(?:NOW|NO\\s+LONGER)|YOU'RE\\s+NOW|FROM\\s+NOW\\s+ON|ACT\\s+AS\\s+(?:A|AN|IF|THOUGH)|PRETEND\\s+(?:TO\\s+BE|YOU|THAT)|ROLE\\s*-?\\s*PLAY|DO\\s+ANYTHING\\s+NOW|(?:DEVELOPER|DEBUG|ADMIN|GOD|MAINTENANCE|UNRESTRICTED|JAILBREAK|SYSTEM|SUDO)\\s+MODE|WITHOUT\\s+(?:ANY\\s+)?(?:RESTRICTIONS|FILTERS|LIMITATIONS|CENSORSHIP)|NO\\s+LONGER\\s+(?:BOUND|RESTRICTED|LIMITED)|(?:BROKEN|BREAK)\\s+FREE|STAY\\s+IN\\s+CHARACTER|IMMERSE\\s+YOURSELF)${E}`,
+      `${B}(?:YOU\\s+ARE\\s+(?:NOW|NO\\s+LONGER)|YOU'RE\\s+NOW|FROM\\s+NOW\\s+ON|ACT\\s+AS\\s+(?:A|AN|IF|THOUGH)|PRETEND\\s+(?:TO\\s+BE|YOU|THAT)|DO\\s+ANYTHING\\s+NOW|(?:${phrases(MODES)})\\s+MODE|WITHOUT\\s+(?:ANY\\s+)?(?:RESTRICTIONS|FILTERS|LIMITATIONS|CENSORSHIP)|NO\\s+LONGER\\s+(?:BOUND|RESTRICTED|LIMITED)|(?:BROKEN|BREAK)\\s+FREE|STAY\\s+IN\\s+CHARACTER|IMMERSE\\s+YOURSELF)${E}`,
       'y',
     ),
     starts: {
@@ -233,10 +323,8 @@ export const RULES: readonly Rule[] = [
         ...pairs('ACT', 'AS'),
         ...pairs('FROM', 'NOW'),
         ...pairs('PRETEND', 'TO YOU THAT'),
-        ...pairs('ROLE', 'PLAY'),
-        'ROLEPLAY',
         ...pairs('DO', 'ANYTHING'),
-        ...pairs('DEVELOPER DEBUG ADMIN GOD MAINTENANCE UNRESTRICTED JAILBREAK SYSTEM SUDO', 'MODE'),
+        ...pairs(MODES, 'MODE'),
         ...pairs('WITHOUT', 'ANY RESTRICTIONS FILTERS LIMITATIONS CENSORSHIP'),
         ...pairs('NO', 'LONGER'),
         ...pairs('BROKEN BREAK', 'FREE'),
@@ -273,7 +361,7 @@ export const RULES: readonly Rule[] = [
     kind: 'authority_claim',
     weight: 0.6,
     pattern: new RegExp(
-      `${B}(?:I\\s+AM|I'M|AS)\\s+(?:YOUR|THE|AN?)\\s+(?:(?:LEAD|SENIOR|SYSTEM|CHIEF)\\s+)?(?:DEVELOPER|CREATOR|ADMIN|ADMINISTRATOR|OWNER|PROGRAMMER|OPERATOR|SUPERVISOR|MAKER)${E}`,
+      `${B}(?:I\\s+AM|I'M|AS)\\s+(?:YOUR|THE|AN?)\\s+(?:(?:LEAD|SENIOR|SYSTEM|CHIEF)\\s+)?(?:${phrases(TITLES)})${E}`,
       'y',
     ),
     starts: { words: [...pairs('I', 'AM M'), ...pairs('AS', 'YOUR THE A AN')] },
@@ -417,9 +505,102 @@ export const RULES: readonly Rule[] = [
     starts: { chars: ['"', '<'], words: ['ACTION'] },
   },
   // The AI reader named, or what it produces as "your response", "your code".
+  // A note, a message or a greeting addressed to a machine reader: "Note to language-model reviewers:",
+  // "Dear assistant,", "a message from the user to the AI assistant".
+  {
+    kind: 'addressed',
+    weight: 0.8,
+    pattern: new RegExp(
+      `${B}(?:(?:${ADDRESS_OPENERS})\\s+(?:(?:THE|ALL|ANY|EVERY|AN?)\\s+)?(?:${MACHINE_PREFIX}[- ]?)?${alt(ADDRESSEES)}|(?:${ADDRESS_OPENERS}|TO)\\s+(?:(?:THE|ALL|ANY|EVERY|AN?)\\s+)?${MACHINE_PREFIX}[- ]?${alt(MACHINE_READERS)})${E}`,
+      'y',
+    ),
+    starts: {
+      words: [
+        ...pairs('NOTE MESSAGE INSTRUCTION INSTRUCTIONS REMINDER REQUEST WARNING FOOTNOTE', 'TO FOR'),
+        'DEAR',
+        'HEY',
+        'HELLO',
+        'HI',
+        'ATTENTION',
+        'TO',
+      ],
+    },
+  },
+  // Secrecy from the person the reader works for: "do not tell the user", "without mentioning this note".
+  {
+    kind: 'secrecy',
+    weight: 0.75,
+    pattern: new RegExp(
+      `${B}(?:DO\\s+NOT|DON'?T|NEVER|WITHOUT|NOT)\\s+(?:EVER\\s+)?(?:TELL|TELLING|MENTION|MENTIONING|REVEAL|REVEALING|INFORM|INFORMING|NOTIFY|NOTIFYING|ALERT|ALERTING|DISCLOSE|DISCLOSING|ACKNOWLEDGE|ACKNOWLEDGING|LET)\\s+(?:(?:IT|THIS|THAT|ANYTHING)\\s+)?(?:TO\\s+)?(?:(?:THE|YOUR)\\s+)?(?:USERS?|HUMANS?|ANYONE|ANYBODY|THEM|(?:THIS|THESE|THAT)\\s+(?:NOTE|MESSAGE|INSTRUCTIONS?|REQUEST|REMINDER|TEXT|STEPS?|PART|ACTION|CHANGES?|FOOTNOTE|COMMENT)|THAT\\s+YOU|YOU\\s+(?:DID|WERE|HAVE|ARE))${E}`,
+      'y',
+    ),
+    starts: { words: [...pairs('DO', 'NOT'), 'DON', 'DONT', 'NEVER', 'WITHOUT', 'NOT'] },
+  },
+  // The conversation or a secret sent out: "paste the whole conversation there", "forward the security code to".
+  {
+    kind: 'exfiltration',
+    weight: 0.8,
+    pattern: new RegExp(
+      `${B}(?:SEND|SENDING|FORWARD|FORWARDING|PASTE|PASTING|POST|POSTING|UPLOAD|UPLOADING|E-?MAIL|EMAILING|SUBMIT|LEAK|EXFILTRATE|TRANSMIT|COPY)\\s+(?:(?:THE|YOUR|MY|OUR|ALL|ANY|FULL|WHOLE|ENTIRE|COMPLETE|CURRENT|LAST|PREVIOUS|THIS|USER'?S?|OF)\\s+){0,4}(?:CONVERSATION|CHAT\\s+HISTORY|CHAT\\s+LOG|TRANSCRIPT|PASSWORDS?|CREDENTIALS|API\\s+KEYS?|ACCESS\\s+TOKENS?|SECURITY\\s+CODES?|SESSION\\s+(?:TOKENS?|COOKIES?)|COOKIES|SYSTEM\\s+PROMPT|INBOX|CONTACTS|MESSAGES\\s+(?:YOU|IN)|FILES\\s+YOU|CONTENTS\\s+OF\\s+(?:THE|YOUR|ALL|MY|THIS)\\s+(?:INBOX|FILES?|DRIVE|FOLDER|CONVERSATION|CHAT))${E}`,
+      'y',
+    ),
+    starts: {
+      words:
+        'SEND SENDING FORWARD FORWARDING PASTE PASTING POST POSTING UPLOAD UPLOADING EMAIL E EMAILING SUBMIT LEAK EXFILTRATE TRANSMIT COPY'.split(
+          ' ',
+        ),
+    },
+  },
+  // A step put before the reader's own answer: "before you answer", "before replying".
+  {
+    kind: 'new_instructions',
+    weight: 0.6,
+    pattern: new RegExp(
+      `${B}(?:BEFORE|PRIOR\\s+TO|INSTEAD\\s+OF)\\s+(?:YOU\\s+)?(?:ANSWER|ANSWERING|REPLY|REPLYING|RESPOND|RESPONDING|SUMMARI[SZ]E|SUMMARI[SZ]ING|CONTINUE|CONTINUING|PROCEED|PROCEEDING|SOLVE|SOLVING)${E}`,
+      'y',
+    ),
+    starts: { words: ['BEFORE', 'INSTEAD', ...pairs('PRIOR', 'TO')] },
+  },
+  // Whatever the reader was told: "irrespective of the instructions they were given".
+  {
+    kind: 'override',
+    weight: 0.8,
+    pattern: new RegExp(
+      `${B}(?:REGARDLESS|IRRESPECTIVE)\\s+OF\\s+(?:(?:ANY|ALL|THE|YOUR|THEIR|ITS)\\s+)?(?:(?:PREVIOUS|PRIOR|EARLIER|OTHER|ORIGINAL|EXISTING)\\s+)?(?:INSTRUCTIONS|DIRECTIVES|GUIDELINES|GUIDANCE|PROMPTS?|WHAT\\s+(?:YOU|IT|THEY)\\s+(?:WERE|WAS|HAVE\\s+BEEN)\\s+(?:TOLD|GIVEN))${E}`,
+      'y',
+    ),
+    starts: { words: pairs('REGARDLESS IRRESPECTIVE', 'OF') },
+  },
+  // Machine readers of the text named in the third person, with what they do to it: "language models
+  // tasked with summarising this article", "any automated system that processes this manuscript".
+  {
+    kind: 'addressed',
+    weight: 0.75,
+    pattern: new RegExp(
+      `${B}(?:(?:ANY|ALL|EVERY|THE)\\s+)?(?:${MACHINE_PREFIX}[- ]?${alt(MACHINE_READERS)}|${alt(ADDRESSEES)})\\s+(?:(?:THAT|WHICH|WHO)\\s+(?:IS\\s+|ARE\\s+)?)?(?:TASKED\\s+WITH(?:\\s+[A-Z]+ING)?|PROCESS(?:ES|ING)?|SUMMARI[SZ](?:E|ES|ING)|READ(?:S|ING)?|REVIEW(?:S|ING)?|EVALUAT(?:E|ES|ING)|ASSESS(?:ES|ING)?|SCREEN(?:S|ING)?|ANALY[SZ](?:E|ES|ING))\\s+(?:THIS|THESE|THE\\s+(?:ABOVE|FOLLOWING|PRESENT))${E}`,
+      'y',
+    ),
+    starts: {
+      words: [
+        'ANY',
+        'ALL',
+        'EVERY',
+        'THE',
+        'AUTOMATED',
+        'AUTOMATIC',
+        'ARTIFICIAL',
+        'LANGUAGE',
+        'AI',
+        'LLM',
+        'GPT',
+        'MACHINE',
+      ],
+    },
+  },
   {
     kind: 'reader_reference',
-    weight: 0.75,
+    // "Your answer" is what forums and forms say to their readers too.
+    weight: 0.6,
     pattern: new RegExp(`${B}YOUR\\s+${alt(READER_OUTPUTS)}${E}`, 'y'),
     starts: { words: ['YOUR'] },
   },
@@ -463,18 +644,27 @@ export const RULES: readonly Rule[] = [
   },
 ];
 
+/** The strongest weight a signal of `kind` can carry (see weakestWeight). */
+export function strongestWeight(kind: RuleSignalKind): number {
+  return Math.max(...signalWeights(kind));
+}
+
 /**
  * The weakest weight a signal of `kind` can carry: of its rules, and of the
  * signals the pass gives itself (questions, base64 runs, squashed phrases).
  * Training sets each kind's prior from it (scripts/train-injection-model.ts).
  */
 export function weakestWeight(kind: RuleSignalKind): number {
+  return Math.min(...signalWeights(kind));
+}
+
+function signalWeights(kind: RuleSignalKind): number[] {
   const weights = RULES.filter((r) => r.kind === kind).map((r) => r.weight);
   if (kind === 'question') weights.push(QUESTION_WEIGHT);
   if (kind === 'encoded_payload') weights.push(ENCODED_WEIGHT);
   if (kind === 'spaced_phrase') weights.push(...SQUASHED_PHRASES.map((p) => p.weight));
   if (weights.length === 0) throw new Error(`no weight for signal kind ${kind}`);
-  return Math.min(...weights);
+  return weights;
 }
 
 /**

@@ -3,9 +3,11 @@
  * does three things at once:
  *
  * - it cuts the view into words (runs of ASCII letters and digits, runs of
- *   letters of other alphabets, and each CJK character alone) and feeds their
- *   hashed unigrams and bigrams to the linear model (model.ts), in windows of
- *   WINDOW_TOKENS words that overlap by half;
+ *   letters of other alphabets, and each CJK or Thai character alone), and
+ *   records each word's hashed unigram and bigram, its place and its word
+ *   classes (classes.ts); the presence features (rule kinds, classes, class
+ *   pairs) are noted at the words they span, and bestWindow scores every
+ *   window of WINDOW_SIZES words from them;
  * - at each word or character where some rule can begin (a rule's triggers,
  *   rules.ts), it tries that rule there and only there, as a sticky regex: a
  *   text is not searched once per rule, and most words trigger nothing;
@@ -20,8 +22,11 @@ import {
   SMALL as LOW_BITS,
   isCjk as cjk,
   isSeparator as separator,
+  isWordUnit,
   wordHash,
-} from './words.js';
+} from '../text/words.js';
+import { foldText } from '../text/normalized-view.js';
+import { CLASS_COUNT, CLASS_NAMES, PAIR_DISTANCE, WORD_CLASSES } from './classes.js';
 
 // Local copies: V8 optimises a module's own constants better than imported bindings in the hot loop below.
 const FNV = FNV_BASIS;
@@ -31,6 +36,7 @@ const isCjk = cjk;
 const isSeparator = separator;
 import {
   ENCODED_WEIGHT,
+  MENTIONED,
   QUESTION_WEIGHT,
   RULES,
   SQUASHED_PHRASES,
@@ -38,20 +44,31 @@ import {
   type RuleSignalKind,
 } from './rules.js';
 
-/** A window of the model: this many words, a new one every WINDOW_TOKENS / 2 words. */
-export const WINDOW_TOKENS = 64;
 /**
- * A text's logit is its best window's less LENGTH_PENALTY times the log of
- * its number of windows: a long text has many windows, and the best of many
- * benign windows scores higher than one; this keeps the false-positive rate
- * of a long page near that of a sentence (see docs/quoting.md, Limits).
+ * Windows of the model: a window of each size, a new one every size / 4
+ * words. An attack is a few sentences inside a page of thousands of words:
+ * the smallest windows find one sentence, the largest a paragraph. The text
+ * scores its best window, with no penalty for its length, since the
+ * threshold is set against ordinary pages' best windows (training).
  */
-export const LENGTH_PENALTY = 4;
-const STRIDE = WINDOW_TOKENS / 2;
+export const WINDOW_SIZES = [12, 24, 48] as const;
 
-/** Hashed features live in [0, HASHED); one feature per signal kind after them. */
+/** Hashed word features live in [0, HASHED). */
 export const HASHED = 1 << 16;
-export const FEATURES = HASHED + RULE_SIGNAL_KINDS.length;
+/**
+ * Presence features, each counted once in a window however often it occurs:
+ * the rules' signal kinds, strong (a signal of at least STRONG weight, which
+ * its rule says is suspect alone) then weak, so that a rule's weak reading
+ * (a mention, a noun ordinary prose also uses) does not share the weight of
+ * its strong one; then the word classes (classes.ts); then the ordered pairs
+ * of classes whose words are at most PAIR_DISTANCE apart.
+ */
+export const RULE_KINDS = RULE_SIGNAL_KINDS.length;
+export const STRONG = 0.7;
+export const WEAK_BASE = RULE_KINDS;
+export const CLASS_BASE = 2 * RULE_KINDS;
+export const PAIR_BASE = CLASS_BASE + CLASS_COUNT;
+export const KIND_FEATURES = PAIR_BASE + CLASS_COUNT * CLASS_COUNT;
 
 export interface ViewSignal {
   kind: RuleSignalKind;
@@ -60,27 +77,54 @@ export interface ViewSignal {
   weight: number;
 }
 
-/** The model's weights, and an optional record of each window's features (for training). */
+/** The model's weights (model.ts), as the scoring reads them. */
 export interface ModelInput {
-  /** The hashed word features' weights (times scale); read at random, so kept small (bytes). */
-  weights: Float32Array | Int8Array;
+  /** The hashed word features' weights (times scale); read at random, so kept small (bytes) in the shipped model. */
+  words: Float32Array | Float64Array | Int8Array;
   scale: number;
-  /** The signal kinds' weights, in the order of RULE_SIGNAL_KINDS (a few large values, kept exact). */
+  /** The presence features' weights, KIND_FEATURES of them (a few large values, kept exact). */
   kinds: Float64Array;
-  bias: number;
-  /** Called with each window's feature indices (with repeats) when given. */
-  record?: (features: number[]) => void;
+  /** One bias per window size. */
+  bias: readonly number[];
+}
+
+/**
+ * A text as the model reads it: its words' hashed features, where each word
+ * is in the view, and the presence features found, each at the words it
+ * spans. Made by readView; scored by bestWindow.
+ */
+export interface Reading {
+  /** Words. */
+  n: number;
+  /** Per word: its unigram's and its bigram's feature index. */
+  uni: Int32Array;
+  bi: Int32Array;
+  /** Per word: where it starts and ends in the view. */
+  from: Int32Array;
+  to: Int32Array;
+  /** Presence features, in order of `at`: the feature, its first word and its last word. */
+  events: number;
+  feature: Int32Array;
+  first: Int32Array;
+  at: Int32Array;
+  signals: ViewSignal[];
+}
+
+/** The best window: its logit, its size's index in WINDOW_SIZES, and its words [start, end). */
+export interface WindowPick {
+  logit: number;
+  size: number;
+  start: number;
+  end: number;
 }
 
 export interface ScanResult {
   signals: ViewSignal[];
-  /** The best window's logit less the length penalty, or -Infinity for a text without words. */
+  /** The best window's logit, or -Infinity for a text without words or signals. */
   logit: number;
   /** Where the best window's words are in the view: from its first word's start to its last word's end. */
   window: { from: number; to: number };
 }
-
-const KIND_INDEX = new Map<RuleSignalKind, number>(RULE_SIGNAL_KINDS.map((k, i) => [k, i]));
 
 const NUMBER = wordHash('#NUMBER');
 const SENTENCE = wordHash('#SENTENCE');
@@ -199,119 +243,364 @@ const MAX_SPAN = 512;
 /** Units kept before a rule's start for its look-behind: more than the imperative's look-behind can reach, so the slice's start never reads as a line's start. */
 const BACK = 16;
 
+/** Growable buffers of the pass's reading, reused from text to text: allocating per text costs more than short texts do. */
+class Buffers {
+  uni = new Int32Array(1024);
+  bi = new Int32Array(1024);
+  from = new Int32Array(1024);
+  to = new Int32Array(1024);
+  cls = new Int32Array(1024);
+  n = 0;
+  prev = SENTENCE;
+  feature = new Int32Array(1024);
+  first = new Int32Array(1024);
+  at = new Int32Array(1024);
+  events = 0;
+
+  reset(): void {
+    if (wordsRead > 0x3fffffff) {
+      wordsRead = 0;
+      LAST_AT.fill(-REPEAT_SPAN - 1);
+    }
+    textStart = wordsRead;
+    this.n = 0;
+    this.prev = SENTENCE;
+    this.events = 0;
+  }
+
+  grow(): void {
+    const size = this.uni.length * 2;
+    for (const k of ['uni', 'bi', 'from', 'to', 'cls'] as const) {
+      const next = new Int32Array(size);
+      next.set(this[k]);
+      this[k] = next;
+    }
+  }
+
+  event(feature: number, first: number, at: number): void {
+    if (this.events === this.feature.length) {
+      const size = this.feature.length * 2;
+      for (const k of ['feature', 'first', 'at'] as const) {
+        const next = new Int32Array(size);
+        next.set(this[k]);
+        this[k] = next;
+      }
+    }
+    this.feature[this.events] = feature;
+    this.first[this.events] = first;
+    this.at[this.events++] = at;
+  }
+}
+
 /**
- * The model's state in the pass: two overlapping windows, in typed arrays
- * and plain functions (no closures), which keeps the per-word work small.
+ * A word or bigram seen again within REPEAT_SPAN words counts as REPEAT, not
+ * as itself: a page repeats its menus and templates ("$TEXT $TEXT ..."), and
+ * a word's weight counted fifty times in one window would make any word an
+ * attack.
  */
-class Windows {
-  /** logit of window 0 and 1, then the best closed window's. */
-  readonly logit = new Float64Array(3);
-  /** words in window 0 and 1, signal kinds seen in each (bit sets), words so far, previous word's hash. */
-  readonly n = new Int32Array(7);
-  /** In the view: the first word's start of window 0 and 1, the best closed window's from and to, the last word's end. */
-  readonly at = new Int32Array(5);
-  weights: Float32Array | Int8Array = new Int8Array(HASHED);
-  scale = 0;
-  kinds: Float64Array = new Float64Array(RULE_SIGNAL_KINDS.length);
-  bias = 0;
-  record: ((features: number[]) => void) | undefined;
-  feats: number[][] | undefined;
-
-  /** Ready for a new text: the pass reuses one Windows, as allocating per text costs more than short texts do. */
-  reset(model: ModelInput): void {
-    this.weights = model.weights;
-    this.scale = model.scale;
-    this.kinds = model.kinds;
-    this.bias = model.bias;
-    this.record = model.record;
-    this.logit[0] = this.logit[1] = model.bias;
-    this.logit[2] = -Infinity;
-    this.n.fill(0);
-    this.at.fill(0);
-    this.n[PREV] = SENTENCE;
-    this.feats = model.record === undefined ? undefined : [[], []];
-  }
+export const REPEAT_SPAN = 48;
+const REPEAT = wordHash('#REPEAT') % HASHED;
+/**
+ * Where each feature was last seen, as a count of words over all texts read
+ * (so one array serves every text without clearing: a feature last seen
+ * before this text's first word is not a repeat).
+ */
+const LAST_AT = new Int32Array(HASHED).fill(-REPEAT_SPAN - 1);
+let wordsRead = 0;
+let textStart = 0;
+function unrepeated(f: number): number {
+  const last = LAST_AT[f]!;
+  LAST_AT[f] = wordsRead;
+  return last >= textStart && wordsRead - last <= REPEAT_SPAN ? REPEAT : f;
 }
-const TOKENS = 4;
-const PREV = 5;
-/** Windows closed with at least one word. */
-const CLOSED = 6;
 
-function addFeature(w: Windows, f: number): void {
-  const x = w.weights[f]! * w.scale;
-  w.logit[0]! += x;
-  w.logit[1]! += x;
-  if (w.feats !== undefined) {
-    w.feats[0]!.push(f);
-    w.feats[1]!.push(f);
+/** A word of hash `h` at [from, to) of the view, with its classes (bits). */
+function addToken(b: Buffers, h: number, from: number, to: number, cls: number): void {
+  if (b.n === b.uni.length) b.grow();
+  const k = b.n++;
+  const pair = bigram(b.prev, h);
+  b.uni[k] = unrepeated(h % HASHED);
+  b.bi[k] = unrepeated(pair % HASHED);
+  wordsRead++;
+  b.from[k] = from;
+  b.to[k] = to;
+  b.cls[k] =
+    (BIGRAM_BITS[(pair & BITS_MASK) >> 5]! & (1 << (pair & 31))) === 0 ? cls : cls | (BIGRAM_CLASS.get(pair) ?? 0);
+  b.prev = h;
+}
+
+/** Clears the classes of the words inside the quotations [from, to) of `quoted`. */
+function unclass(b: Buffers, quoted: readonly number[]): void {
+  for (let q = 0; q < quoted.length; q += 2) {
+    for (let k = wordAt(b, quoted[q]!); k < b.n && b.from[k]! < quoted[q + 1]!; k++) b.cls[k] = 0;
   }
 }
 
-function closeWindow(w: Windows, slot: number): void {
-  if (w.n[slot]! > 0) {
-    w.n[CLOSED]!++;
-    if (w.logit[slot]! > w.logit[2]!) {
-      w.logit[2] = w.logit[slot]!;
-      w.at[2] = w.at[slot]!;
-      w.at[3] = w.at[4]!;
+/** The class and pair events of the words, in word order, then the rules' signals merged in. */
+function addEvents(b: Buffers, signals: readonly ViewSignal[]): void {
+  const { n, cls } = b;
+  // The class words seen in the last PAIR_DISTANCE words: a small ring.
+  const recent: number[] = [];
+  for (let j = 0; j < n; j++) {
+    const c = cls[j]!;
+    if (c === 0) continue;
+    while (recent.length > 0 && j - recent[0]! > PAIR_DISTANCE) recent.shift();
+    for (let x = c; x !== 0; x &= x - 1) {
+      const bj = 31 - Math.clz32(x & -x);
+      b.event(CLASS_BASE + bj, j, j);
+      for (const i of recent) {
+        for (let y = cls[i]!; y !== 0; y &= y - 1) {
+          const bi = 31 - Math.clz32(y & -y);
+          b.event(PAIR_BASE + bi * CLASS_COUNT + bj, i, j);
+        }
+      }
     }
-    if (w.feats !== undefined) w.record!(w.feats[slot]!);
+    recent.push(j);
   }
-  w.logit[slot] = w.bias;
-  w.n[slot] = 0;
-  w.n[2 + slot] = 0;
-  if (w.feats !== undefined) w.feats[slot] = [];
+  // Each signal at the words it covers; rules' signals are found out of word order, so they are sorted in.
+  const extra: Array<[number, number, number]> = [];
+  for (const s of signals) {
+    if (UNSCORED.has(s.kind)) continue;
+    const first = wordAt(b, s.from);
+    const last = Math.max(first, wordAt(b, s.to - 1));
+    const k = CLASS_KIND_INDEX.get(s.kind)!;
+    extra.push([s.weight >= STRONG ? k : WEAK_BASE + k, first, last]);
+  }
+  extra.sort((x, y) => x[2] - y[2]);
+  const m = b.events;
+  const feature = b.feature.slice(0, m);
+  const first = b.first.slice(0, m);
+  const at = b.at.slice(0, m);
+  b.events = 0;
+  let i = 0;
+  for (const [f, s, e] of extra) {
+    while (i < m && at[i]! <= e) {
+      b.event(feature[i]!, first[i]!, at[i]!);
+      i++;
+    }
+    b.event(f, s, e);
+  }
+  for (; i < m; i++) b.event(feature[i]!, first[i]!, at[i]!);
 }
 
-function addToken(w: Windows, h: number, from: number, to: number): void {
-  const t = w.n[TOKENS]!;
-  if (t > 0 && t % STRIDE === 0) closeWindow(w, (t / STRIDE) & 1);
-  if (w.n[0] === 0) w.at[0] = from;
-  if (w.n[1] === 0) w.at[1] = from;
-  w.at[4] = to;
-  w.n[TOKENS] = t + 1;
-  w.n[0]!++;
-  w.n[1]!++;
-  addFeature(w, h % HASHED);
-  addFeature(w, bigram(w.n[PREV]!, h) % HASHED);
-  w.n[PREV] = h;
+/** The index of the word that holds view offset `x`, or the next word after it (the last word, past the end; 0 without words). */
+function wordAt(b: Buffers, x: number): number {
+  let lo = 0;
+  let hi = b.n - 1;
+  if (hi < 0) return 0;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (b.to[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
-function addKind(w: Windows, kind: number): void {
-  const bit = 1 << kind;
-  const f = HASHED + kind;
-  const x = w.kinds[kind]!;
-  for (let s = 0; s < 2; s++) {
-    if ((w.n[2 + s]! & bit) === 0) {
-      w.n[2 + s]! |= bit;
-      w.logit[s]! += x;
-      if (w.feats !== undefined) w.feats[s]!.push(f);
+/**
+ * Signals the model does not weigh: a question is what ordinary pages ask
+ * too (dialogue, forums, FAQs); learnt from the trivia tasks of one
+ * benchmark's attacks, it flagged every page of dialogue.
+ */
+const UNSCORED = new Set<RuleSignalKind>(['question']);
+
+/** A mention's weight: a weak signal, for the model to weigh. */
+const MENTION_WEIGHT = 0.6;
+/** How far a quotation around a mention may reach each way. */
+const QUOTE_REACH = 240;
+
+const CLASS_KIND_INDEX = new Map<RuleSignalKind, number>(RULE_SIGNAL_KINDS.map((k, i) => [k, i]));
+
+// ---------------------------------------------------------------- classes
+
+/** Class bits by the hash of a whole folded word, and by the hash of a prefix (per prefix length). */
+const WORD_CLASS = new Map<number, number>();
+const PREFIX_CLASS = new Map<number, number>();
+/** Class bits by the bigram hash of a two-word entry (and of two CJK characters). */
+const BIGRAM_CLASS = new Map<number, number>();
+/** The prefix lengths in use, longest first. */
+let PREFIX_LENGTHS: number[] = [];
+/** Bit sets over the low bits of word hashes: words that may have a class, prefixes that may. */
+const CLASS_BITS = new Int32Array(1 << 11);
+const PREFIX_BITS = new Int32Array(1 << 11);
+const BIGRAM_BITS = new Int32Array(1 << 11);
+function cutWords(folded: string): string[] {
+  const words: string[] = [];
+  let i = 0;
+  while (i < folded.length) {
+    const c = folded.charCodeAt(i);
+    if (isCjk(c)) {
+      words.push(folded[i]!);
+      i++;
+    } else if (isWordUnit(c)) {
+      const from = i;
+      while (i < folded.length && isWordUnit(folded.charCodeAt(i))) i++;
+      words.push(folded.slice(from, i));
+    } else i++;
+  }
+  return words;
+}
+{
+  const lengths = new Set<number>();
+  CLASS_NAMES.forEach((name, k) => {
+    const bit = 1 << k;
+    for (const entry of WORD_CLASSES[name] as readonly string[]) {
+      const prefix = entry.endsWith('*');
+      const words = cutWords(foldText(prefix ? entry.slice(0, -1) : entry));
+      if (prefix && words.length === 1 && words[0]!.length >= 4) {
+        const h = wordHash(words[0]!);
+        const key = words[0]!.length * 0x100000 + h;
+        PREFIX_CLASS.set(key, (PREFIX_CLASS.get(key) ?? 0) | bit);
+        setBit(PREFIX_BITS, h);
+        lengths.add(words[0]!.length);
+      } else if (!prefix && words.length === 1) {
+        const h = wordHash(words[0]!);
+        WORD_CLASS.set(h, (WORD_CLASS.get(h) ?? 0) | bit);
+        setBit(CLASS_BITS, h);
+      } else if (!prefix && words.length === 2) {
+        const h = bigram(wordHash(words[0]!), wordHash(words[1]!));
+        BIGRAM_CLASS.set(h, (BIGRAM_CLASS.get(h) ?? 0) | bit);
+        setBit(BIGRAM_BITS, h);
+      }
+    }
+  });
+  PREFIX_LENGTHS = [...lengths].sort((a, b) => b - a);
+}
+const MIN_PREFIX = PREFIX_LENGTHS.length === 0 ? Infinity : Math.min(...PREFIX_LENGTHS);
+/** Prefix hashes of the word being read, by length (filled in the word loop up to the longest prefix length). */
+const PREFIX_HASH = new Int32Array(32);
+const MAX_PREFIX = PREFIX_LENGTHS.length === 0 ? 0 : PREFIX_LENGTHS[0]!;
+
+/** The classes of a word of hash `h` and `length` units (its prefix hashes in PREFIX_HASH). */
+function classesOf(h: number, length: number): number {
+  let bits = 0;
+  if ((CLASS_BITS[(h & BITS_MASK) >> 5]! & (1 << (h & 31))) !== 0) bits = WORD_CLASS.get(h) ?? 0;
+  if (length >= MIN_PREFIX) {
+    for (let i = 0; i < PREFIX_LENGTHS.length; i++) {
+      const l = PREFIX_LENGTHS[i]!;
+      if (l > length) continue;
+      const ph = PREFIX_HASH[l]! & SMALL;
+      if ((PREFIX_BITS[(ph & BITS_MASK) >> 5]! & (1 << (ph & 31))) === 0) continue;
+      const p = PREFIX_CLASS.get(l * 0x100000 + ph);
+      if (p !== undefined) bits |= p;
     }
   }
+  return bits;
+}
+
+// ---------------------------------------------------------------- scoring
+
+let PREFIX_SUM = new Float64Array(1024);
+const STAMP = new Int32Array(KIND_FEATURES);
+let stampId = 0;
+
+/**
+ * The best window of a reading under a model: the one scoring function of
+ * the detector and of its training (scripts/train-injection-model.ts), so
+ * what is trained is what runs. A window's logit is its size's bias, the sum
+ * of its words' weights, and the weight of each presence feature whose words
+ * are all inside it, once however often it occurs. Linear in the words and
+ * the events: each size's windows advance over both.
+ */
+export function bestWindow(r: Reading, m: ModelInput): WindowPick {
+  const n = r.n;
+  if (n === 0 && r.events === 0) return { logit: -Infinity, size: 0, start: 0, end: 0 };
+  if (PREFIX_SUM.length < n + 1) PREFIX_SUM = new Float64Array(2 * (n + 1));
+  const P = PREFIX_SUM;
+  const words = m.words;
+  const scale = m.scale;
+  P[0] = 0;
+  for (let k = 0; k < n; k++) P[k + 1] = P[k]! + (words[r.uni[k]!]! + words[r.bi[k]!]!) * scale;
+  const kinds = m.kinds;
+  const { feature, first, at, events } = r;
+  // Without words, one window holds the signals (a text of punctuation only).
+  const last = Math.max(n, 1);
+  const best: WindowPick = { logit: -Infinity, size: 0, start: 0, end: 0 };
+  for (let s = 0; s < WINDOW_SIZES.length; s++) {
+    const size = WINDOW_SIZES[s]!;
+    // A text shorter than a size is read by the smallest only: each size has its own bias, and a short
+    // text read whole with a larger size's bias would score unlike the same words inside a page.
+    if (s > 0 && size > n) break;
+    const stride = size >> 2;
+    const bias = m.bias[s]!;
+    let e0 = 0;
+    for (let start = 0; ; start += stride) {
+      const end = Math.min(start + size, last);
+      let z = bias + P[Math.min(end, n)]! - P[start]!;
+      while (e0 < events && at[e0]! < start) e0++;
+      const id = ++stampId;
+      for (let e = e0; e < events && at[e]! < end; e++) {
+        const f = feature[e]!;
+        if (first[e]! >= start && STAMP[f] !== id) {
+          STAMP[f] = id;
+          z += kinds[f]!;
+        }
+      }
+      if (z > best.logit) {
+        best.logit = z;
+        best.size = s;
+        best.start = start;
+        best.end = end;
+      }
+      if (end >= last) break;
+    }
+  }
+  if (stampId > 0x3fffffff) {
+    STAMP.fill(0);
+    stampId = 0;
+  }
+  return best;
+}
+
+/** The features of a window, for training: its words' (with repeats) and its presence features (each once). */
+export function windowFeatures(r: Reading, pick: WindowPick): { words: number[]; kinds: number[] } {
+  const words: number[] = [];
+  for (let k = pick.start; k < Math.min(pick.end, r.n); k++) words.push(r.uni[k]!, r.bi[k]!);
+  const kinds = new Set<number>();
+  for (let e = 0; e < r.events; e++) if (r.first[e]! >= pick.start && r.at[e]! < pick.end) kinds.add(r.feature[e]!);
+  return { words, kinds: [...kinds] };
+}
+
+/** A copy of a reading that outlives the next pass (the pass reuses its buffers). */
+export function keepReading(r: Reading): Reading {
+  const e = r.events;
+  return {
+    n: r.n,
+    uni: r.uni.slice(0, r.n),
+    bi: r.bi.slice(0, r.n),
+    from: r.from.slice(0, r.n),
+    to: r.to.slice(0, r.n),
+    events: e,
+    feature: r.feature.slice(0, e),
+    first: r.first.slice(0, e),
+    at: r.at.slice(0, e),
+    signals: r.signals,
+  };
 }
 
 export class Pass {
   found: ViewSignal[] = [];
+  /** Quotations that hold a mention (see mentioned): pairs of view offsets, from and to. */
+  quoted: number[] = [];
   readonly lastEnd = new Int32Array(RULES.length);
   prevWord = 0;
   prevStart = -1;
   squashedEnd = 0;
   view = '';
-  readonly w = new Windows();
+  readonly b = new Buffers();
 
-  reset(view: string, model: ModelInput): void {
+  reset(view: string): void {
     this.found = [];
+    this.quoted = [];
     this.lastEnd.fill(0);
     this.prevWord = 0;
     this.prevStart = -1;
     this.squashedEnd = 0;
     this.view = view;
-    this.w.reset(model);
+    this.b.reset();
   }
 
   signal(kind: RuleSignalKind, from: number, to: number, weight: number): void {
     this.found.push({ kind, from, to, weight });
-    addKind(this.w, KIND_INDEX.get(kind)!);
   }
 
   attempt(r: number, at: number): void {
@@ -327,7 +616,39 @@ export class Pass {
     if (rule.accept !== undefined && !rule.accept(m[0])) return;
     const lead = m[1] === undefined ? 0 : m[0].length - m[1].length;
     this.lastEnd[r] = at + m[0].length;
-    this.signal(rule.kind, at + lead, at + m[0].length, rule.weight);
+    const weight = rule.weight >= MENTION_WEIGHT && this.mentioned(rule, at + lead) ? MENTION_WEIGHT : rule.weight;
+    this.signal(rule.kind, at + lead, at + m[0].length, weight);
+  }
+
+  /**
+   * Whether a strong rule's match at `at` is a mention rather than a command:
+   * inside a quotation that opens in its sentence and closes after it (a
+   * paper quoting an attack), or, for the rules that say so, after what
+   * makes it a description (MENTIONED: "instructs the model to ignore").
+   */
+  mentioned(rule: (typeof RULES)[number], at: number): boolean {
+    const view = this.view;
+    if (rule.mentioned !== undefined && MENTIONED.test(view.slice(Math.max(0, at - 24), at))) return true;
+    let quotes = 0;
+    let open = -1;
+    for (let i = at - 1, stop = Math.max(0, at - QUOTE_REACH); i >= stop; i--) {
+      const c = view.charCodeAt(i);
+      if (c === 0x2e || c === 0x0a || c === 0x21 || c === 0x3f) break;
+      if (c === 0x22 || c === 0x201c || c === 0x201d || c === 0xab || c === 0xbb) {
+        if (quotes++ === 0) open = i;
+      }
+    }
+    if ((quotes & 1) === 0) return false;
+    for (let i = at, stop = Math.min(view.length, at + QUOTE_REACH); i < stop; i++) {
+      const c = view.charCodeAt(i);
+      if (c === 0x0a) return false;
+      if (c === 0x22 || c === 0x201c || c === 0x201d || c === 0xab || c === 0xbb) {
+        // The quotation is a mention whole: the model does not read its words' classes either.
+        this.quoted.push(open, i + 1);
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A word that is a whole match of rule r. */
@@ -368,11 +689,27 @@ const PASS = new Pass();
 
 /** The pass over `view`, scored by `model`. */
 export function scanView(view: string, model: ModelInput): ScanResult {
+  const reading = readView(view);
+  const pick = bestWindow(reading, model);
+  const found = pick.end > pick.start;
+  return {
+    signals: reading.signals,
+    logit: pick.logit,
+    window: found ? { from: reading.from[pick.start]!, to: reading.to[pick.end - 1]! } : { from: 0, to: 0 },
+  };
+}
+
+/**
+ * The pass over `view`: its words, its rules' signals and its presence
+ * features. The reading's buffers are the pass's own, valid until the next
+ * pass (keepReading copies them).
+ */
+export function readView(view: string): Reading {
   const n = view.length;
   // One pass object for every text; the pass is synchronous and calls nothing that could re-enter it.
   const pass = PASS;
-  pass.reset(view, model);
-  const w = pass.w;
+  pass.reset(view);
+  const w = pass.b;
 
   // One-letter words in a row.
   let letters = 0;
@@ -395,17 +732,18 @@ export function scanView(view: string, model: ModelInput): ScanResult {
       let h = FNV;
       let all = DIGIT | BIN | B64 | HEX;
       let any = 0;
+      let length = 0;
       do {
         h = Math.imul(h ^ c, PRIME);
+        if (++length <= MAX_PREFIX) PREFIX_HASH[length] = h;
         all &= cls;
         any |= cls;
         if (++i === n) break;
         c = view.charCodeAt(i);
         cls = c < 128 ? CLASS[c]! : isSeparator(c) || isCjk(c) ? 0 : WORD;
       } while ((cls & WORD) !== 0);
-      const length = i - from;
       const hw = h & SMALL;
-      addToken(w, (all & DIGIT) !== 0 ? NUMBER : hw, from, i);
+      addToken(w, (all & DIGIT) !== 0 ? NUMBER : hw, from, i, classesOf(hw, length));
       if ((all & B64) === 0) {
         // A letter of another alphabet ends a base64 run.
         endBase64(pass, b64From, from, b64Digit);
@@ -440,7 +778,7 @@ export function scanView(view: string, model: ModelInput): ScanResult {
     if (c >= 128) {
       if (isCjk(c)) {
         const hc = Math.imul(FNV ^ c, PRIME) & SMALL;
-        addToken(w, hc, i, i + 1);
+        addToken(w, hc, i, i + 1, classesOf(hc, 1));
         pass.word(hc, i, i + 1, opening);
         opening = false;
       }
@@ -460,32 +798,40 @@ export function scanView(view: string, model: ModelInput): ScanResult {
         pass.attemptAll(byChar.get(c)!, i);
     }
     if (c === 0x0a) {
-      w.n[PREV] = SENTENCE;
+      w.prev = SENTENCE;
       if (lineMayOpen(view, i + 1)) pass.attemptAll(atLine, i + 1);
     } else if (c === 0x2e || c === 0x3b) {
-      w.n[PREV] = SENTENCE;
+      w.prev = SENTENCE;
     } else if (c === 0x3f || c === 0x061f) {
       // `?`, and the Arabic question mark (the view folds fullwidth and other forms to `?`).
-      addToken(w, QUESTION_MARK, i, i + 1);
-      w.n[PREV] = SENTENCE;
+      addToken(w, QUESTION_MARK, i, i + 1, 0);
+      w.prev = SENTENCE;
       question(pass, i);
     } else if (c === 0x21) {
-      addToken(w, EXCLAMATION, i, i + 1);
-      w.n[PREV] = SENTENCE;
+      addToken(w, EXCLAMATION, i, i + 1, 0);
+      w.prev = SENTENCE;
     } else if (c === 0x3a) {
-      addToken(w, COLON, i, i + 1);
+      addToken(w, COLON, i, i + 1, 0);
     }
     i++;
   }
   endBase64(pass, b64From, n, b64Digit);
   if (letters >= SPACED_RUN) findSquashed(pass, Math.max(0, lettersFrom - JOINED_BEFORE), Math.min(n, lettersTo));
-  closeWindow(w, 0);
-  closeWindow(w, 1);
-  const windows = w.n[CLOSED]!;
-  const logit = windows === 0 ? -Infinity : w.logit[2]! - LENGTH_PENALTY * Math.log(windows);
-  const result = { signals: pass.found, logit, window: { from: w.at[2]!, to: w.at[3]! } };
+  if (pass.quoted.length > 0) unclass(w, pass.quoted);
+  addEvents(w, pass.found);
   pass.view = '';
-  return result;
+  return {
+    n: w.n,
+    uni: w.uni,
+    bi: w.bi,
+    from: w.from,
+    to: w.to,
+    events: w.events,
+    feature: w.feature,
+    first: w.first,
+    at: w.at,
+    signals: pass.found,
+  };
 }
 
 function endBase64(pass: Pass, from: number, to: number, digit: boolean): void {

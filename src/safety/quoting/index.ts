@@ -31,7 +31,7 @@ export { SNIPPET_CONTEXT, SNIPPET_SPAN, snippetAround, spanExcerpt, type SpanExc
 export { datamarkingPreamble, MARKERS } from './datamark.js';
 export { findTags, containsTag, TAG_NAMES, type TagName, type TagSpan } from './tags.js';
 export { PREFIX_KINDS, classifyLine, type PrefixKind } from './prefixes.js';
-export { removeInvisible } from './invisible.js';
-export { buildView, type NormalizedView } from './normalized-view.js';
+export { removeInvisible } from '../text/invisible.js';
+export { buildView, type NormalizedView } from '../text/normalized-view.js';
 export { HASH_HEX_DIGITS, MAX_ID_LENGTH, escapeId } from './boundary.js';
 export { QuotingError, type QuotingErrorCode } from './errors.js';

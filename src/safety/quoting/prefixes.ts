@@ -13,9 +13,29 @@
  * A line ends at any line terminator: LF, CR LF, CR, VT, FF, NEL, U+2028 and
  * U+2029. A model may start a new turn after any of them, so each starts a
  * line that is checked on its own.
+ *
+ * The words of the patterns (role names, verbs of disregard, instruction
+ * words, modes, titles, header words) are the phrases the injection detector
+ * reads too, from the one table of them (../text/phrases.ts); only quoting's
+ * own forms (the squashed phrases, the other languages' overrides, the tags)
+ * are written here.
  */
-import { foldText, scanText } from './normalized-view.js';
+import { foldText, scanText } from '../text/normalized-view.js';
+import {
+  AUTHORITY_TITLES,
+  EARLIER_WORDS,
+  HEADER_WORDS,
+  INSTRUCTION_WORDS,
+  OVERRIDE_VERBS_EN,
+  PERSONA_MODES,
+  ROLE_NAMES,
+  ROLE_QUALIFIERS,
+  ROLE_SUFFIXES,
+  phrasesFor,
+  type PhraseKind,
+} from '../text/phrases.js';
 
+/** The kinds of line marked, as cosci-safety/quoting reports them (the report's prefixKinds, the test vectors). */
 export const PREFIX_KINDS = [
   'role_prefix',
   'override_phrase',
@@ -26,13 +46,67 @@ export const PREFIX_KINDS = [
 ] as const;
 export type PrefixKind = (typeof PREFIX_KINDS)[number];
 
-/** The names a turn or a role goes by: the chat roles, and the model named (`Claude:`, `Model:`). */
-const ROLE_NAMES = String.raw`SYSTEM(?:PROMPT|MESSAGE|NOTE|OVERRIDE|INSTRUCTIONS?)?|INSTRUCTIONS?|ASSISTANT|USER|DEVELOPER|HUMAN|ADMIN(?:ISTRATOR)?|OPERATOR|AI|CLAUDE|MODEL|CHATGPT|CHATBOT`;
-const ROLE = String.raw`(?:NEW|UPDATED|IMPORTANT|ADDITIONAL|REAL|TRUE|HIDDEN|SECRET|URGENT)?(?:${ROLE_NAMES})`;
-const QUALIFIER = String.raw`(?:ALL|ANY|EVERY)?(?:OF)?(?:THE|YOUR|MY|THESE|THOSE)?(?:PREVIOUS|PRIOR|ABOVE|EARLIER|PRECEDING|ORIGINAL|INITIAL|OLD|PAST|SYSTEM|OTHER)?`;
-const OBJECT = String.raw`(?:INSTRUCTIONS?|DIRECTIONS?|DIRECTIVES?|RULES|PROMPTS?|GUIDELINES|GUIDANCE|CONTEXT|COMMANDS?|ORDERS|CONSTRAINTS|MESSAGES?)`;
+/**
+ * The public name of each kind of the shared phrases (../text/phrases.ts).
+ * A claim of authority is a persona switch here; `instruction_header`, a
+ * header line (`### Instruction`), is quoting's own, which the detector counts
+ * as a chat template.
+ */
+const PREFIX_KIND_OF = {
+  override: 'override_phrase',
+  new_instructions: 'new_instructions',
+  persona: 'persona_switch',
+  authority_claim: 'persona_switch',
+  role_label: 'role_prefix',
+  chat_template: 'chat_template_token',
+} as const satisfies Record<PhraseKind, PrefixKind>;
 
-const OVERRIDE_VERB = String.raw`(?:IGNORE|DISREGARD|FORGET|OVERRIDE|BYPASS|OVERLOOK|DISCARD|SETASIDE)`;
+/**
+ * An alternation of phrases in which a phrase and the longer ones it begins
+ * share it (`ADMIN(?:ISTRATOR)?`, `INSTRUCTIONS?`): the regex reads their
+ * common letters once, which matters at every line start (ROLE_AT_START).
+ */
+function alternation(phrases: readonly string[]): string {
+  // Each phrase goes with the shortest phrase of the list that begins it, in the order the groups first appear.
+  const groups = new Map<string, string[]>();
+  for (const p of new Set(phrases)) {
+    const root = phrases.filter((q) => p.startsWith(q)).reduce((a, b) => (b.length < a.length ? b : a));
+    groups.set(root, [...(groups.get(root) ?? []), p.slice(root.length)]);
+  }
+  return [...groups]
+    .map(([root, tails]) => {
+      const rest = tails.filter((t) => t !== '');
+      if (rest.length === 0) return root;
+      return rest.length === 1 && rest[0]!.length === 1 ? `${root}${rest[0]}?` : `${root}(?:${rest.join('|')})?`;
+    })
+    .join('|');
+}
+/** A shared phrase as the squashed key reads it: capitals and digits only. */
+const squash = (phrase: string): string => phrase.replace(/[^A-Z0-9]/g, '');
+/** A shared phrase as the line's view reads it, as a pattern. */
+const literal = (phrase: string): string => phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** An alternation of squashed phrases. */
+const squashAll = (phrases: readonly string[]): string => alternation(phrases.map(squash));
+
+/**
+ * The names a turn or a role goes by (the chat roles, and the model named:
+ * `Claude:`, `Model:`), those of prefix_suffix with a suffix (`System prompt:`).
+ * `between` is what may stand between a name and its suffix.
+ */
+function roleNames(form: (phrase: string) => string, between: string): string {
+  const suffixed = phrasesFor(ROLE_NAMES, 'prefix_suffix');
+  const suffixes = alternation(phrasesFor(ROLE_SUFFIXES, 'prefix').map(form));
+  const plain = phrasesFor(ROLE_NAMES, 'prefix').filter((name) => !suffixed.includes(name));
+  return [...suffixed.map((name) => `${form(name)}(?:${between}(?:${suffixes}))?`), alternation(plain.map(form))].join(
+    '|',
+  );
+}
+const ROLE_NAME = roleNames(squash, '');
+const ROLE = `(?:${squashAll(phrasesFor(ROLE_QUALIFIERS, 'prefix'))})?(?:${ROLE_NAME})`;
+const QUALIFIER = String.raw`(?:ALL|ANY|EVERY)?(?:OF)?(?:THE|YOUR|MY|THESE|THOSE)?(?:${squashAll(phrasesFor(EARLIER_WORDS, 'override'))})?`;
+const OBJECT = `(?:${squashAll(phrasesFor(INSTRUCTION_WORDS, 'override'))})`;
+
+const OVERRIDE_VERB = `(?:${squashAll(phrasesFor(OVERRIDE_VERBS_EN, 'quoting'))})`;
 
 /** The marks the squashed key keeps that may stand around and between the letters of a role label. */
 const ROLE_MARKS = String.raw`[#<>\[\]|/]*`;
@@ -53,47 +127,55 @@ const ROLE_LABEL = `${ROLE_MARKS}(?:[0-9]{1,3}${ROLE_MARKS})?${ROLE_SPELLED}`;
 const ROLE_PREFIX = `${ROLE_LABEL}:`;
 
 /** Patterns on the squashed key (upper case, only letters, digits and a few marks). */
-const SQUASHED: Array<[PrefixKind, RegExp]> = [
+const SQUASHED: Array<[PhraseKind, RegExp]> = [
   // A role label at the start of the line; the label must be followed by the colon.
-  ['role_prefix', new RegExp(`^${ROLE_PREFIX}`)],
+  ['role_label', new RegExp(`^${ROLE_PREFIX}`)],
   // A role label in square brackets at the start of the line, with no colon: `[SYSTEM_PROMPT]`, `[User]`.
-  ['role_prefix', new RegExp(`^${ROLE_MARKS}(?:[0-9]{1,3}${ROLE_MARKS})?\\[${ROLE_SPELLED}\\]`)],
+  ['role_label', new RegExp(`^${ROLE_MARKS}(?:[0-9]{1,3}${ROLE_MARKS})?\\[${ROLE_SPELLED}\\]`)],
   // "ignore previous ...", "disregard all prior instructions", "forget about those rules",
   // "ignore everything you have been told", "regardless of previous tasks", and the same
   // in German, Spanish, French, Italian and Portuguese.
   [
-    'override_phrase',
+    'override',
     new RegExp(
       [
         String.raw`${OVERRIDE_VERB}(?:ABOUT)?${QUALIFIER}${OBJECT}`,
-        String.raw`IGNORE(?:ALL|ANY|EVERY)?(?:OF)?(?:THE|YOUR)?(?:PREVIOUS|PRIOR|ABOVE|EARLIER|PRECEDING)`,
+        String.raw`IGNORE(?:ALL|ANY|EVERY)?(?:OF)?(?:THE|YOUR)?(?:${squashAll(phrasesFor(EARLIER_WORDS, 'ignore'))})`,
         String.raw`${OVERRIDE_VERB}(?:EVERYTHING|EVERTHING|ANYTHING|ALLTHAT|WHAT)(?:YOU|YOUVE|YOUHAVE|YOUWERE|WAS|WERE|IVE|IHAVE)?(?:BEEN)?(?:TOLD|INSTRUCTED|SAID|GIVEN|TAUGHT|ASKED|ABOVE|BEFORE)`,
-        String.raw`REGARDLESSOF(?:ANY|ALL)?(?:THE|YOUR)?(?:PREVIOUS|PRIOR|ABOVE|EARLIER|ORIGINAL)(?:TASKS?|INSTRUCTIONS?|RULES|PROMPTS?|REQUESTS?)`,
+        String.raw`REGARDLESSOF(?:ANY|ALL)?(?:THE|YOUR)?(?:${squashAll(phrasesFor(EARLIER_WORDS, 'regardless'))})(?:${squashAll(phrasesFor(INSTRUCTION_WORDS, 'regardless'))})`,
         String.raw`FORGETABOUT(?:THAT|THIS|IT)`,
         String.raw`(?:VERGESSEN|IGNORIEREN?)(?:SIE|DU)?(?:ALLE)?(?:VORHERIGEN|BISHERIGEN|OBIGEN|VORIGEN)?ANWEISUNGEN`,
         String.raw`(?:IGNORA|IGNORAR|IGNOREZ|IGNORE|OLVIDA|OUBLIEZ|DIMENTICA|ESQUECA)(?:TODAS|TOUTES|TUTTE|TODOS)?(?:LAS|LES|LE|AS|OS)?(?:INSTRUCCIONES|INSTRUCTIONS|ISTRUZIONI|INSTRUCOES)(?:ANTERIORES|PRECEDENTES|PRECEDENTI)`,
       ].join('|'),
     ),
   ],
-  // "you are now ...", DAN-style role play, claimed modes and claimed authority.
+  // "you are now ...", DAN-style role play and claimed modes.
   [
-    'persona_switch',
+    'persona',
     new RegExp(
       [
         'YOUARENOW',
         'IMMERSEYOURSELF',
         'DOANYTHINGNOW',
         'KNOWNASDAN',
-        String.raw`(?:DEVELOPER|GOD|SYSTEM|MAINTENANCE|DEBUG|ADMIN|SUDO|JAILBREAK|UNRESTRICTED|OVERRIDE|DAN)MODE`,
-        String.raw`(?:IAM|IM)(?:A|AN|YOUR|THE)?(?:DEVELOPER|CREATOR|ADMINISTRATOR|SYSADMIN|OWNER|OPERATOR)`,
+        `(?:${squashAll(phrasesFor(PERSONA_MODES, 'quoting'))})MODE`,
         'IAMGOD',
-        String.raw`ASYOUR(?:CREATOR|DEVELOPER|ADMINISTRATOR|OWNER|OPERATOR)`,
       ].join('|'),
     ),
   ],
-  ['new_instructions', /NEW(?:SYSTEM)?INSTRUCTIONS?:/],
+  // Claimed authority: "I'm your developer", "as your creator".
+  [
+    'authority_claim',
+    new RegExp(
+      [
+        `(?:IAM|IM)(?:A|AN|YOUR|THE)?(?:${squashAll(phrasesFor(AUTHORITY_TITLES, 'i_am'))})`,
+        `ASYOUR(?:${squashAll(phrasesFor(AUTHORITY_TITLES, 'as_your'))})`,
+      ].join('|'),
+    ),
+  ],
+  ['new_instructions', new RegExp(`NEW(?:SYSTEM)?(?:${squashAll(phrasesFor(INSTRUCTION_WORDS, 'new'))}):`)],
   // <|im_start|>, <|endoftext|>, <|eot_id|>, [INST], [/INST], <<SYS>>, <start_of_turn>
-  ['chat_template_token', /<\|[A-Z0-9]{2,40}\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:STARTOFTURN|ENDOFTURN)>/],
+  ['chat_template', /<\|[A-Z0-9]{2,40}\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:STARTOFTURN|ENDOFTURN)>/],
 ];
 
 /**
@@ -106,21 +188,18 @@ const SQUASHED: Array<[PrefixKind, RegExp]> = [
  * YAML or TOML (`{"role": "system", ...}`, `- role: user`).
  */
 const LEAD = String.raw`^[\s>#*•·|_~-]*(?:\(?[0-9]{1,3}[.)\]]\s*)?(?:\*\*|__)?\s*`;
-const ROLE_WORD = String.raw`(?:(?:NEW|UPDATED|IMPORTANT|REAL|TRUE|HIDDEN|SECRET|URGENT) ?)?(?:SYSTEM(?: ?(?:PROMPT|MESSAGE|NOTE|OVERRIDE|INSTRUCTIONS?))?|INSTRUCTIONS?|ASSISTANT|USER|DEVELOPER|HUMAN|ADMIN(?:ISTRATOR)?|OPERATOR|AI|CLAUDE|MODEL|CHATGPT|CHATBOT)(?:\*\*|__)? ?`;
+const ROLE_WORD = String.raw`(?:(?:${alternation(phrasesFor(ROLE_QUALIFIERS, 'prefix_line').map(literal))}) ?)?(?:${roleNames(literal, ' ?')})(?:\*\*|__)? ?`;
 const DASH = '[-‐‑‒–—―−]{1,3}';
 const ROLE_TAGS = String.raw`SYSTEM(?:[-_ ]?(?:REMINDER|PROMPT|MESSAGE|INSTRUCTIONS?))?|USER(?:[-_ ]?(?:QUERY|INPUT|MESSAGE))?|ASSISTANT(?:[-_ ]?(?:RESPONSE|MESSAGE))?|HUMAN|DEVELOPER|INSTRUCTIONS?|FUNCTION[-_ ]?(?:RESULTS?|CALLS?)|FUNCTIONS|TOOL[-_ ]?(?:RESULTS?|USE|CALLS?|RESPONSE)`;
-const ROLE_VALUES = 'SYSTEM|USER|ASSISTANT|DEVELOPER|HUMAN|TOOL|MODEL|FUNCTION|AI|CLAUDE';
-const ON_VIEW: Array<[PrefixKind, RegExp]> = [
+const ROLE_VALUES = alternation(phrasesFor(ROLE_NAMES, 'value').map(literal));
+const ON_VIEW: Array<[PhraseKind, RegExp]> = [
   [
-    'role_prefix',
+    'role_label',
     new RegExp(`${LEAD}${ROLE_WORD}(?:${DASH}(?= |$)|-?>|=>|[(\\[{][^)\\]}]{0,60}[)\\]}] ?(?::|${DASH}|>))`),
   ],
   // A tag: the name, then `>` or attributes (`name=`); not the `<< human CRH >>` of an entity's markup.
-  [
-    'chat_template_token',
-    new RegExp(`(?<!<)< ?/? ?(?:${ROLE_TAGS})(?: [A-Z][A-Z0-9_:-]* ?= ?[^<>]{0,200})? ?/?>(?!>)`),
-  ],
-  ['role_prefix', new RegExp(`(?:^|[^A-Z0-9_])ROLE["']? ?[:=] ?["']?(?:${ROLE_VALUES})["']? ?(?:[,}\\]]|$)`)],
+  ['chat_template', new RegExp(`(?<!<)< ?/? ?(?:${ROLE_TAGS})(?: [A-Z][A-Z0-9_:-]* ?= ?[^<>]{0,200})? ?/?>(?!>)`)],
+  ['role_label', new RegExp(`(?:^|[^A-Z0-9_])ROLE["']? ?[:=] ?["']?(?:${ROLE_VALUES})["']? ?(?:[,}\\]]|$)`)],
 ];
 /** What sends a line to the ON_VIEW patterns, on the squashed text: a superset of what they match. */
 /**
@@ -134,7 +213,9 @@ const ON_VIEW_TRIGGERS = [
 ];
 
 /** `### Instruction`, `## System`: on the spaced key, so "### Systematic review" is not one. */
-const HEADER = /^[>\s]*#+ ?(?:INSTRUCTIONS?|SYSTEM(?: PROMPT)?|RESPONSE|HUMAN|ASSISTANT|USER|INPUT)(?![A-Z0-9])/;
+const HEADER = new RegExp(
+  String.raw`^[>\s]*#+ ?(?:${alternation(phrasesFor(HEADER_WORDS, 'quoting').map(literal))})(?![A-Z0-9])`,
+);
 
 const NOT_KEPT = /[^A-Z0-9:#<>|[\]/]+/g;
 // Single letters separated by one space ("S Y S T E M") are one word.
@@ -155,7 +236,7 @@ const SPELLED_OUT = /\b([A-Z]) (?=[A-Z]\b)/g;
  * matches across one, so a hit here is a hit of that line's key.
  */
 const ANYWHERE_RE = new RegExp(
-  SQUASHED.filter(([kind]) => kind !== 'role_prefix')
+  SQUASHED.filter(([kind]) => kind !== 'role_label')
     .map(([, re]) => re.source)
     .map((source) => `(?:${source})`)
     .join('|'),
@@ -222,10 +303,10 @@ export function classifyLineFully(line: string): PrefixKind | undefined {
   if (spaced.length >= 3) {
     if (HEADER.test(spaced)) return 'instruction_header';
     const squashed = spaced.replace(/ /g, '');
-    for (const [kind, re] of SQUASHED) if (re.test(squashed)) return kind;
+    for (const [kind, re] of SQUASHED) if (re.test(squashed)) return PREFIX_KIND_OF[kind];
   }
   const plain = view.replace(/\s+/g, ' ').replace(SPELLED_OUT, '$1');
-  for (const [kind, re] of ON_VIEW) if (re.test(plain)) return kind;
+  for (const [kind, re] of ON_VIEW) if (re.test(plain)) return PREFIX_KIND_OF[kind];
   return undefined;
 }
 
@@ -315,7 +396,7 @@ export function markDangerousLines(text: string, squashed?: string): PrefixMarki
       findEnd();
     }
     const content = text.slice(lineStart, lineEnd);
-    const kind = classifyLineFully(content) ?? (turns.has(target) ? 'role_prefix' : undefined);
+    const kind = classifyLineFully(content) ?? (turns.has(target) ? PREFIX_KIND_OF.role_label : undefined);
     if (kind === undefined) continue;
     marked[kind] = (marked[kind] ?? 0) + 1;
     total++;

@@ -4,9 +4,9 @@
 import { boundaryHash, escapeId, parseKey, processKey } from './boundary.js';
 import { chooseMarker, datamark, datamarkingPreamble } from './datamark.js';
 import { QuotingError } from './errors.js';
-import { removeInvisible, type InvisibleRemoval } from './invisible.js';
+import { removeInvisible, type InvisibleRemoval } from '../text/invisible.js';
 import { markDangerousLines, SQUASH_KEEP, type PrefixKind } from './prefixes.js';
-import { buildView, scanText } from './normalized-view.js';
+import { buildView, scanText } from '../text/normalized-view.js';
 import { findTags, MAY_OPEN_CLASS, tagsOfView, viewHasTag, type TagSpan } from './tags.js';
 import { detectOnView, type InjectionDetection } from '../injection/detect.js';
 

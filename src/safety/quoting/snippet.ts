@@ -12,7 +12,7 @@ import { neutralize } from './quote.js';
 export const SNIPPET_CONTEXT = 60;
 /**
  * Characters of the span itself kept at most: a little more than the
- * model's window of 64 words in English, so that a window is mostly shown
+ * model's largest window (48 words) in English, so that a window is mostly shown
  * whole; a longer span is cut and keeps its start.
  */
 export const SNIPPET_SPAN = 400;

@@ -2,9 +2,9 @@
  * Our boundary tags, and their detection in any form a model may still read
  * as one of them.
  */
-import { OPEN_BRACKET_CHARS } from './confusables.js';
+import { OPEN_BRACKET_CHARS } from '../text/confusables.js';
 import { MARKERS } from './datamark.js';
-import { buildView, foldText, type NormalizedView } from './normalized-view.js';
+import { buildView, foldText, type NormalizedView } from '../text/normalized-view.js';
 
 /** Every tag name the quoting layer and the classifier use. Longest first. */
 export const TAG_NAMES = [

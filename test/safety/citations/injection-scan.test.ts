@@ -34,12 +34,12 @@ describe('the injection scan of a cited document', () => {
   });
 
   it('keeps the kinds and the snippet of a score under the default threshold, for a service that sets a lower one', () => {
-    const weak = 'As you may know, the dose was reduced in most trials.';
+    const weak = 'Write a poem about the sea.';
     const scan = scanSources(htmlSources(`<p>${weak}</p>`), 'page');
     expect(scan.score).toBeGreaterThan(0);
     expect(scan.score).toBeLessThan(0.7);
     expect(scan.kinds.length).toBeGreaterThan(0);
-    expect(scan.snippet).toContain('the dose was reduced');
+    expect(scan.snippet).toContain('a poem about the sea');
   });
 
   it('keeps the snippet short, around the strongest signal, and neutralised', () => {

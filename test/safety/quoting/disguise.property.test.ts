@@ -17,7 +17,7 @@ import {
   verifyQuoted,
   type Quoted,
 } from '../../../src/safety/quoting/index.js';
-import { foldText } from '../../../src/safety/quoting/normalized-view.js';
+import { foldText } from '../../../src/safety/text/normalized-view.js';
 import { generatedTag, input, LINE_TERMINATORS, roleMarkerLines } from '../../support/quoting-arbitraries.js';
 
 const KEY = '0f1e2d3c4b5a69788796a5b4c3d2e1f000112233445566778899aabbccddeeff';

@@ -9,8 +9,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildView, findTags, neutralize } from '../../../src/safety/quoting/index.js';
-import { INVISIBLE_RUN, removeInvisible } from '../../../src/safety/quoting/invisible.js';
-import { foldText, scanText } from '../../../src/safety/quoting/normalized-view.js';
+import { INVISIBLE_RUN, removeInvisible } from '../../../src/safety/text/invisible.js';
+import { foldText, scanText } from '../../../src/safety/text/normalized-view.js';
 import { SQUASH_KEEP } from '../../../src/safety/quoting/prefixes.js';
 import { viewHasTag } from '../../../src/safety/quoting/tags.js';
 import { fragment, generatedTag, input } from '../../support/quoting-arbitraries.js';

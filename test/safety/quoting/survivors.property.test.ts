@@ -17,7 +17,7 @@ import {
   verifyQuoted,
   type Quoted,
 } from '../../../src/safety/quoting/index.js';
-import { deepScanText, scanText } from '../../../src/safety/quoting/normalized-view.js';
+import { deepScanText, scanText } from '../../../src/safety/text/normalized-view.js';
 import { markDangerousLines, SQUASH_KEEP } from '../../../src/safety/quoting/prefixes.js';
 import {
   enclosedName,

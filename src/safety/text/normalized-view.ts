@@ -1,5 +1,6 @@
 /**
- * The normalised view of a text: what tag detection and prefix detection read.
+ * The normalised view of a text: what quoting's tag and prefix detection and
+ * the injection detector read (src/safety/text is the one layer both share).
  *
  * Each code point of the original is decomposed (NFKD, a superset of the NFKC
  * the design asks for, so that `<` + U+0338 cannot hide as `≮` and `Ü` reads as

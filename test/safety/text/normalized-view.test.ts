@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildView } from '../../../src/safety/quoting/index.js';
-import { foldCodePoint } from '../../../src/safety/quoting/normalized-view.js';
+import { buildView, foldCodePoint } from '../../../src/safety/text/normalized-view.js';
 import { MAY_OPEN_CLASS } from '../../../src/safety/quoting/tags.js';
 
 describe('normalised view', () => {

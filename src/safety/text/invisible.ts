@@ -18,7 +18,7 @@
  * module is also read where there is no Buffer (the review page's script shares
  * the citation text rules); and not a TextDecoder, which writes U+FFFD for a
  * lone surrogate, the mark the citation text uses for an element boundary
- * (marked-text.ts), and drops a leading byte-order mark.
+ * (../citations/marked-text.ts), and drops a leading byte-order mark.
  */
 function fromCodeUnits(units: Uint16Array, length: number): string {
   let text = '';

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generate, TABLE_PATH } from '../../../scripts/generate-confusables.js';
-import { buildView } from '../../../src/safety/quoting/index.js';
-import { foldCodePoint } from '../../../src/safety/quoting/normalized-view.js';
+import { buildView, foldCodePoint } from '../../../src/safety/text/normalized-view.js';
 
 const fold = (ch: string): string => foldCodePoint(ch.codePointAt(0)!);
 

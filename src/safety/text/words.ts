@@ -1,7 +1,8 @@
 /**
- * How the detector cuts the normalised view into words, and hashes them:
- * shared by the pass (scan.ts) and the rules (rules.ts), whose triggers are
- * words cut and hashed the same way.
+ * How the injection detector cuts the normalised view into words, and hashes
+ * them: shared by its pass (../injection/scan.ts) and its rules
+ * (../injection/rules.ts), whose triggers are words cut and hashed the same
+ * way.
  *
  * A word is a run of ASCII letters and digits or of letters of other
  * alphabets (the view folds lookalikes to ASCII, so a Cyrillic word may hold
@@ -34,9 +35,16 @@ export function isSeparator(c: number): boolean {
   );
 }
 
-/** CJK characters: kana, ideographs, Hangul syllables and jamo. */
+/**
+ * Characters of scripts that do not space their words, each read as a word
+ * of its own: kana, ideographs, Hangul syllables and jamo, and Thai, Lao,
+ * Khmer and Myanmar (whose phrases run together between spaces).
+ */
 export function isCjk(c: number): boolean {
   return (
+    (c >= 0x0e00 && c <= 0x0eff) ||
+    (c >= 0x1000 && c <= 0x109f) ||
+    (c >= 0x1780 && c <= 0x17ff) ||
     (c >= 0x3040 && c <= 0x30ff) ||
     (c >= 0x3400 && c <= 0x9fff) ||
     (c >= 0xac00 && c <= 0xd7af) ||

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { neutralize, removeInvisible } from '../../../src/safety/quoting/index.js';
+import { neutralize } from '../../../src/safety/quoting/index.js';
+import { removeInvisible } from '../../../src/safety/text/invisible.js';
 
 /** Encodes ASCII text as characters of the Unicode Tag block, as ASCII smuggling does. */
 function smuggle(ascii: string): string {

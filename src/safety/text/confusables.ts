@@ -1,7 +1,8 @@
 /**
  * Folding of characters that a reader, human or model, takes for another one.
- * Used only on the normalised view that tag and prefix detection read; the
- * quoted output keeps the original characters.
+ * Used only on the normalised view that quoting's tag and prefix detection
+ * and the injection detector read; the quoted output keeps the original
+ * characters.
  *
  * The letters, digits and marks come from Unicode's confusables data
  * (confusables-data.ts, generated from UTS #39 confusables.txt by
