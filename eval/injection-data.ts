@@ -174,3 +174,12 @@ export function foldOf(group: string, folds: number): number {
   for (let i = 0; i < group.length; i++) h = Math.imul(h ^ group.charCodeAt(i), 16777619);
   return (h >>> 0) % folds;
 }
+
+/** loadCorpus for a command: a folder that cannot be read ends the command through `usage`, naming it. */
+export function readCorpus(dir: string, usage: (message: string) => never): Corpus {
+  try {
+    return loadCorpus(dir);
+  } catch (err) {
+    return usage(`cannot read the corpus in ${dir}: ${(err as Error).message}`);
+  }
+}

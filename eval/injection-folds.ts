@@ -121,15 +121,10 @@ export function trainingSamples(p: Prepared, leftOut: string | undefined, held: 
   return out;
 }
 
-/** A page's logit as the citation scan reads it: its best text's. */
-export function pageLogit(page: PageSamples, w: Weights): { logit: number; certain: boolean } {
-  const m = asModel(w);
-  let logit = -Infinity;
-  for (const s of page.samples) logit = Math.max(logit, logitOf(s, m));
-  return { logit, certain: page.samples.some((s) => s.certain) };
-}
-
-/** A benign text's logit: its best part's. */
+/**
+ * The logit of a text read as several samples (a benign text's parts; a
+ * page's texts, as the citation scan reads them): its best one's.
+ */
 export function textLogit(samples: readonly Sample[], w: Weights): { logit: number; certain: boolean } {
   const m = asModel(w);
   let logit = -Infinity;
@@ -171,7 +166,7 @@ export function calibrate(p: Prepared, w: Weights, folds: readonly number[]): nu
     list.push(x.logit);
     byTarget.set(target, list);
   };
-  for (const page of p.pages) if (folds.includes(page.fold)) add(TARGETS.page, pageLogit(page, w));
+  for (const page of p.pages) if (folds.includes(page.fold)) add(TARGETS.page, textLogit(page.samples, w));
   p.corpus.benign.forEach((b, i) => {
     if (!b.evalOnly && folds.includes(p.benignFold[i]!)) add(TARGETS[b.kind], textLogit(p.benign[i]!, w));
   });

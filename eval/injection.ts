@@ -29,14 +29,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commandArgs } from './command-args.js';
-import { loadCorpus, SOURCES, type Corpus } from './injection-data.js';
+import { readCorpus, SOURCES } from './injection-data.js';
 import {
   FOLDS,
   PAGE_TARGET,
   TARGETS,
   TEXT_TARGET,
   calibrationFolds,
-  pageLogit,
   prepare,
   runModel,
   textLogit,
@@ -66,14 +65,6 @@ const { values, positionals, usage } = commandArgs(
 );
 if (positionals.length !== 1) usage('expected one corpus folder');
 const corpusDir = path.resolve(process.env.INIT_CWD ?? process.cwd(), positionals[0]!);
-
-function readCorpus(): Corpus {
-  try {
-    return loadCorpus(corpusDir);
-  } catch (err) {
-    return usage(`cannot read the corpus in ${corpusDir}: ${(err as Error).message}`);
-  }
-}
 
 type Flag = (text: string) => Promise<boolean> | boolean;
 interface Peer {
@@ -111,7 +102,7 @@ async function peers(): Promise<Array<Peer | { name: string; error: string }>> {
   return out;
 }
 
-const corpus = readCorpus();
+const corpus = readCorpus(corpusDir, usage);
 const started = Date.now();
 const prepared = prepare(corpus, (s) => console.log(s));
 const abstracts = corpus.benign.filter((b) => b.kind === 'abstract').map((b) => b.text);
@@ -162,7 +153,7 @@ for (let k = 0; k < FOLDS; k++) {
   });
   prepared.pages.forEach((page, i) => {
     if (page.fold !== k) return;
-    const x = pageLogit(page, weights);
+    const x = textLogit(page.samples, weights);
     pageCases.push({ texts: pageTexts(corpus.pages[i]!.html), ours: x.certain || x.logit >= cut });
   });
 }

@@ -22,8 +22,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commandArgs } from '../eval/command-args.js';
-import { loadCorpus, type Corpus } from '../eval/injection-data.js';
-import { FOLDS, TARGETS, pageLogit, prepare, runModel, textLogit } from '../eval/injection-folds.js';
+import { readCorpus } from '../eval/injection-data.js';
+import { FOLDS, TARGETS, prepare, runModel, textLogit } from '../eval/injection-folds.js';
 import { FIT, quantise } from '../eval/injection-training.js';
 import {
   describeMachine,
@@ -57,14 +57,7 @@ const { values, positionals, usage } = commandArgs(
 if (positionals.length !== 1) usage('expected one corpus folder');
 const corpusDir = path.resolve(process.env.INIT_CWD ?? process.cwd(), positionals[0]!);
 
-function readCorpus(): Corpus {
-  try {
-    return loadCorpus(corpusDir);
-  } catch (err) {
-    return usage(`cannot read the corpus in ${corpusDir}: ${(err as Error).message}`);
-  }
-}
-const corpus = readCorpus();
+const corpus = readCorpus(corpusDir, usage);
 const started = Date.now();
 const prepared = prepare(corpus, (s) => console.log(s));
 console.log('fitting...');
@@ -85,7 +78,7 @@ const count = (kind: string, flagged: boolean): void => {
 };
 for (const page of prepared.pages)
   if (CALIBRATION_FOLDS.includes(page.fold)) {
-    const x = pageLogit(page, weights);
+    const x = textLogit(page.samples, weights);
     count('page (as cited)', x.certain || x.logit >= cut);
   }
 corpus.benign.forEach((b, i) => {

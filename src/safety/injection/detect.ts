@@ -168,13 +168,6 @@ export function detectInjection(text: string, options: DetectOptions = {}): Inje
   return detectOnView(text, view, aligned, options);
 }
 
-/** The score alone, under a given model: what the evaluation of a model trained without some source runs. */
-export function injectionScore(text: string, model: ModelInput = MODEL): number {
-  const view = scanText(text).view;
-  const { found, logit } = read(text, view, model);
-  return rounded(combine(strongestOf(found), sigmoid(logit)));
-}
-
 /**
  * The detector on a view already read by scanText (quoting reads the text
  * once for both): `view` and `aligned` must be scanText(text)'s.

@@ -5,7 +5,6 @@ export {
   SIGNAL_KINDS,
   WINDOW_SIZES,
   detectInjection,
-  injectionScore,
   type DetectOptions,
   type InjectionDetection,
   type InjectionSignal,

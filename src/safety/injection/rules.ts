@@ -644,18 +644,13 @@ export const RULES: readonly Rule[] = [
   },
 ];
 
-/** The strongest weight a signal of `kind` can carry (see weakestWeight). */
+/**
+ * The strongest weight a signal of `kind` can carry: of its rules, and of
+ * the signals the pass gives itself (questions, base64 runs, squashed
+ * phrases). Training sets each kind's prior from it (eval/injection-training.ts).
+ */
 export function strongestWeight(kind: RuleSignalKind): number {
   return Math.max(...signalWeights(kind));
-}
-
-/**
- * The weakest weight a signal of `kind` can carry: of its rules, and of the
- * signals the pass gives itself (questions, base64 runs, squashed phrases).
- * Training sets each kind's prior from it (scripts/train-injection-model.ts).
- */
-export function weakestWeight(kind: RuleSignalKind): number {
-  return Math.min(...signalWeights(kind));
 }
 
 function signalWeights(kind: RuleSignalKind): number[] {

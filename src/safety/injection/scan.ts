@@ -22,7 +22,7 @@ import {
   SMALL as LOW_BITS,
   isCjk as cjk,
   isSeparator as separator,
-  isWordUnit,
+  cutWords,
   wordHash,
 } from '../text/words.js';
 import { foldText } from '../text/normalized-view.js';
@@ -116,14 +116,6 @@ export interface WindowPick {
   size: number;
   start: number;
   end: number;
-}
-
-export interface ScanResult {
-  signals: ViewSignal[];
-  /** The best window's logit, or -Infinity for a text without words or signals. */
-  logit: number;
-  /** Where the best window's words are in the view: from its first word's start to its last word's end. */
-  window: { from: number; to: number };
 }
 
 const NUMBER = wordHash('#NUMBER');
@@ -423,22 +415,6 @@ let PREFIX_LENGTHS: number[] = [];
 const CLASS_BITS = new Int32Array(1 << 11);
 const PREFIX_BITS = new Int32Array(1 << 11);
 const BIGRAM_BITS = new Int32Array(1 << 11);
-function cutWords(folded: string): string[] {
-  const words: string[] = [];
-  let i = 0;
-  while (i < folded.length) {
-    const c = folded.charCodeAt(i);
-    if (isCjk(c)) {
-      words.push(folded[i]!);
-      i++;
-    } else if (isWordUnit(c)) {
-      const from = i;
-      while (i < folded.length && isWordUnit(folded.charCodeAt(i))) i++;
-      words.push(folded.slice(from, i));
-    } else i++;
-  }
-  return words;
-}
 {
   const lengths = new Set<number>();
   CLASS_NAMES.forEach((name, k) => {
@@ -686,18 +662,6 @@ export class Pass {
 }
 
 const PASS = new Pass();
-
-/** The pass over `view`, scored by `model`. */
-export function scanView(view: string, model: ModelInput): ScanResult {
-  const reading = readView(view);
-  const pick = bestWindow(reading, model);
-  const found = pick.end > pick.start;
-  return {
-    signals: reading.signals,
-    logit: pick.logit,
-    window: found ? { from: reading.from[pick.start]!, to: reading.to[pick.end - 1]! } : { from: 0, to: 0 },
-  };
-}
 
 /**
  * The pass over `view`: its words, its rules' signals and its presence

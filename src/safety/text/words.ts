@@ -57,11 +57,11 @@ export function isWordUnit(c: number): boolean {
   return c < 128 ? ASCII_WORD[c] === 1 : !isSeparator(c) && !isCjk(c);
 }
 
-/** The first two words of a folded text, as the pass cuts them (either may be missing). */
-export function firstWords(folded: string): [string | undefined, string | undefined] {
+/** The words of a folded text, as the pass cuts them: runs of word units, and each CJK character alone. */
+export function cutWords(folded: string, limit = Infinity): string[] {
   const words: string[] = [];
   let i = 0;
-  while (i < folded.length && words.length < 2) {
+  while (i < folded.length && words.length < limit) {
     const c = folded.charCodeAt(i);
     if (isCjk(c)) {
       words.push(folded[i]!);
@@ -72,7 +72,13 @@ export function firstWords(folded: string): [string | undefined, string | undefi
       words.push(folded.slice(from, i));
     } else i++;
   }
-  return [words[0], words[1]];
+  return words;
+}
+
+/** The first two words of a folded text, as the pass cuts them (either may be missing). */
+export function firstWords(folded: string): [string | undefined, string | undefined] {
+  const [a, b] = cutWords(folded, 2);
+  return [a, b];
 }
 
 /** The hash of a word, as the pass computes it. */
