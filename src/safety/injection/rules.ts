@@ -218,6 +218,21 @@ const BRACKETED_SUFFIXES = phrasesFor(ROLE_SUFFIXES, 'bracket');
 const MODES = phrasesFor(PERSONA_MODES, 'detector');
 const TITLES = phrasesFor(AUTHORITY_TITLES, 'detector');
 
+/**
+ * Not the prose of someone saying something ("we can say that", "they
+ * state that"): a forced reply is an imperative, so a subject or a modal
+ * just before the verb makes it a statement.
+ */
+const NOT_STATED = '(?<!(?:WE|I|THEY|YOU|HE|SHE|IT|ONE|CAN|COULD|WOULD|MAY|MIGHT|SHOULD|WILL|TO|MUST|DID|DO|DOES)\\s+)';
+
+/** What is sent out in an exfiltration, and the words that may stand before it. */
+const SENT_DETERMINER =
+  "THE|YOUR|MY|OUR|ALL|ANY|FULL|WHOLE|ENTIRE|COMPLETE|CURRENT|LAST|PREVIOUS|THIS|USER['\u2019]?S?|OF";
+/** After a verb that is also a form's label: a form reads "Email: your password", so not "your". */
+const FORM_DETERMINER = "THE|MY|OUR|ALL|ANY|FULL|WHOLE|ENTIRE|COMPLETE|CURRENT|LAST|PREVIOUS|THIS|USER['\u2019]?S?";
+const SENT_OUT =
+  'CONVERSATION|CHAT\\s+HISTORY|CHAT\\s+LOG|TRANSCRIPT|PASSWORDS?|CREDENTIALS|API\\s+KEYS?|ACCESS\\s+TOKENS?|SECURITY\\s+CODES?|SESSION\\s+(?:TOKENS?|COOKIES?)|COOKIES|SYSTEM\\s+PROMPT|INBOX|CONTACTS|MESSAGES\\s+(?:YOU|IN)|FILES\\s+YOU|CONTENTS\\s+OF\\s+(?:THE|YOUR|ALL|MY|THIS)\\s+(?:INBOX|FILES?|DRIVE|FOLDER|CONVERSATION|CHAT)';
+
 export const RULES: readonly Rule[] = [
   // "Ignore all previous instructions", in any of the lexicons' languages.
   {
@@ -460,7 +475,7 @@ export const RULES: readonly Rule[] = [
     kind: 'forced_reply',
     weight: 0.85,
     pattern: new RegExp(
-      `${B}(?:ACCESS\\s+GRANTED|I\\s+HAVE\\s+BEEN\\s+PWNED|PWNED|(?:START|BEGIN|END|PREFIX|OPEN)\\s+(?:YOUR|EACH|EVERY|THE)\\s+(?:RESPONSE|ANSWER|REPLY|OUTPUT|MESSAGE)|(?:RESPOND|REPLY|ANSWER|SAY|OUTPUT|PRINT|RETURN)\\s+(?:ONLY|EXACTLY|JUST|SIMPLY)|ONLY\\s+(?:SAY|RESPOND|REPLY|OUTPUT|ANSWER|PRINT)|YOUR\\s+(?:ONLY\\s+)?(?:RESPONSE|ANSWER|REPLY|OUTPUT)\\s+(?:SHOULD|MUST|WILL|SHALL)\\s+BE|(?:SAY|RESPOND|REPLY|ANSWER|STATE)\\s+(?:THAT|WITH)\\s+["'])`,
+      `${B}(?:ACCESS\\s+GRANTED|I\\s+HAVE\\s+BEEN\\s+PWNED|PWNED|(?:START|BEGIN|END|PREFIX|OPEN)\\s+(?:YOUR|EACH|EVERY|THE)\\s+(?:RESPONSE|ANSWER|REPLY|OUTPUT|MESSAGE)S?\\s*(?:WITH|BY|USING|AS|:)|(?:RESPOND|REPLY|ANSWER|SAY|OUTPUT|PRINT|RETURN)\\s+(?:ONLY|EXACTLY|JUST|SIMPLY)\\s*(?:(?:WITH|IN|USING|THE|AN?|ONE|YES|NO|TRUE|FALSE)${E}|["'\\u201C\\u2018:])|ONLY\\s+(?:SAY|RESPOND|REPLY|OUTPUT|ANSWER|PRINT)|YOUR\\s+(?:ONLY\\s+)?(?:RESPONSE|ANSWER|REPLY|OUTPUT)\\s+(?:SHOULD|MUST|WILL|SHALL)\\s+BE|${NOT_STATED}(?:SAY|RESPOND|REPLY|ANSWER|STATE)\\s+(?:THAT|WITH)\\s+["'])`,
       'y',
     ),
     starts: {
@@ -481,7 +496,7 @@ export const RULES: readonly Rule[] = [
     kind: 'forced_reply',
     weight: 0.7,
     pattern: new RegExp(
-      `${B}(?:JUST|SIMPLY)\\s+(?:SAY|PRINT|OUTPUT|WRITE|TYPE|RESPOND\\s+WITH|REPLY\\s+WITH)\\s*:?\\s*["\\u201C]`,
+      `${B}${NOT_STATED}(?:JUST|SIMPLY)\\s+(?:SAY|PRINT|OUTPUT|WRITE|TYPE|RESPOND\\s+WITH|REPLY\\s+WITH)\\s*:?\\s*["\\u201C]`,
       'y',
     ),
     starts: { words: pairs('JUST SIMPLY', 'SAY PRINT OUTPUT WRITE TYPE RESPOND REPLY') },
@@ -531,17 +546,19 @@ export const RULES: readonly Rule[] = [
     kind: 'secrecy',
     weight: 0.75,
     pattern: new RegExp(
-      `${B}(?:DO\\s+NOT|DON'?T|NEVER|WITHOUT|NOT)\\s+(?:EVER\\s+)?(?:TELL|TELLING|MENTION|MENTIONING|REVEAL|REVEALING|INFORM|INFORMING|NOTIFY|NOTIFYING|ALERT|ALERTING|DISCLOSE|DISCLOSING|ACKNOWLEDGE|ACKNOWLEDGING|LET)\\s+(?:(?:IT|THIS|THAT|ANYTHING)\\s+)?(?:TO\\s+)?(?:(?:THE|YOUR)\\s+)?(?:USERS?|HUMANS?|ANYONE|ANYBODY|THEM|(?:THIS|THESE|THAT)\\s+(?:NOTE|MESSAGE|INSTRUCTIONS?|REQUEST|REMINDER|TEXT|STEPS?|PART|ACTION|CHANGES?|FOOTNOTE|COMMENT)|THAT\\s+YOU|YOU\\s+(?:DID|WERE|HAVE|ARE))${E}`,
+      `${B}(?:DO\\s+NOT|DON'?T|NEVER|WITHOUT|NOT)\\s+(?:EVER\\s+)?(?:TELL|TELLING|MENTION|MENTIONING|REVEAL|REVEALING|INFORM|INFORMING|NOTIFY|NOTIFYING|ALERT|ALERTING|DISCLOSE|DISCLOSING|ACKNOWLEDGE|ACKNOWLEDGING|(?=LET\\s+(?:THE\\s+|YOUR\\s+)?(?:USERS?|HUMANS?|ANYONE|ANYBODY|THEM)\\s+(?:KNOW|SEE|NOTICE|FIND))LET)\\s+(?:(?:IT|THIS|THAT|ANYTHING)\\s+)?(?:TO\\s+)?(?:(?:THE|YOUR)\\s+)?(?:USERS?|HUMANS?|ANYONE|ANYBODY|THEM|(?:THIS|THESE|THAT)\\s+(?:NOTE|MESSAGE|INSTRUCTIONS?|REQUEST|REMINDER|TEXT|STEPS?|PART|ACTION|CHANGES?|FOOTNOTE|COMMENT)|THAT\\s+YOU|YOU\\s+(?:DID|WERE|HAVE|ARE))${E}`,
       'y',
     ),
     starts: { words: [...pairs('DO', 'NOT'), 'DON', 'DONT', 'NEVER', 'WITHOUT', 'NOT'] },
   },
   // The conversation or a secret sent out: "paste the whole conversation there", "forward the security code to".
+  // A verb that is also a form's label ("E-mail", "Post", "Submit") needs a word before the noun: a login
+  // form reads "Email Password", an order does not.
   {
     kind: 'exfiltration',
     weight: 0.8,
     pattern: new RegExp(
-      `${B}(?:SEND|SENDING|FORWARD|FORWARDING|PASTE|PASTING|POST|POSTING|UPLOAD|UPLOADING|E-?MAIL|EMAILING|SUBMIT|LEAK|EXFILTRATE|TRANSMIT|COPY)\\s+(?:(?:THE|YOUR|MY|OUR|ALL|ANY|FULL|WHOLE|ENTIRE|COMPLETE|CURRENT|LAST|PREVIOUS|THIS|USER'?S?|OF)\\s+){0,4}(?:CONVERSATION|CHAT\\s+HISTORY|CHAT\\s+LOG|TRANSCRIPT|PASSWORDS?|CREDENTIALS|API\\s+KEYS?|ACCESS\\s+TOKENS?|SECURITY\\s+CODES?|SESSION\\s+(?:TOKENS?|COOKIES?)|COOKIES|SYSTEM\\s+PROMPT|INBOX|CONTACTS|MESSAGES\\s+(?:YOU|IN)|FILES\\s+YOU|CONTENTS\\s+OF\\s+(?:THE|YOUR|ALL|MY|THIS)\\s+(?:INBOX|FILES?|DRIVE|FOLDER|CONVERSATION|CHAT))${E}`,
+      `${B}(?:(?:SEND|SENDING|FORWARD|FORWARDING|PASTING|POSTING|UPLOAD|UPLOADING|EMAILING|LEAK|EXFILTRATE|TRANSMIT)\\s+(?:(?:${SENT_DETERMINER})\\s+){0,4}|(?:PASTE|POST|E-?MAIL|SUBMIT|COPY)\\s+(?:(?:${FORM_DETERMINER})\\s+)(?:(?:${SENT_DETERMINER})\\s+){0,3})(?:${SENT_OUT})${E}`,
       'y',
     ),
     starts: {
