@@ -23,7 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commandArgs } from '../eval/command-args.js';
 import { readCorpus } from '../eval/injection-data.js';
-import { FOLDS, TARGETS, prepare, runModel, textLogit } from '../eval/injection-folds.js';
+import { CALIBRATION_MARGIN, FOLDS, TARGETS, prepare, runModel, textLogit } from '../eval/injection-folds.js';
 import { FIT, quantise } from '../eval/injection-training.js';
 import {
   describeMachine,
@@ -88,7 +88,12 @@ corpus.benign.forEach((b, i) => {
 });
 for (const [kind, { flagged, n }] of [...byKind].sort((a, b) => a[0].localeCompare(b[0]))) {
   const target = TARGETS[kind === 'page (as cited)' ? 'page' : (kind as keyof typeof TARGETS)];
-  rows.push([kind, String(n), percent(flagged, n, 1), target === undefined ? '–' : percent(target, 1, 1)]);
+  rows.push([
+    kind,
+    String(n),
+    percent(flagged, n, 1),
+    target === undefined ? '–' : `${percent(target * CALIBRATION_MARGIN, 1, 2)} (goal ${percent(target, 1, 1)})`,
+  ]);
 }
 console.log(`\ncalibration folds ${CALIBRATION_FOLDS.join(' and ')} of ${FOLDS}, at the default threshold:`);
 console.log(textTable(['kind', 'texts', 'flagged', 'target'], rows));
@@ -142,7 +147,7 @@ if (!values['no-docs']) {
     '',
     `Written by \`npm run train:injection -- <corpus-dir>\` on ${runDate()}, on ${describeMachine()}; each run replaces this section. ` +
       `The shipped model is fitted on the development corpus's attacks (${corpus.attacks.filter((a) => !a.evalOnly).length}, evaluation-only files left out), its benign texts and pages but those of folds ${CALIBRATION_FOLDS.join(' and ')} of ${FOLDS} and the evaluation-only files, and the synthetic texts of eval/injection-synthetic.ts. ` +
-      `Those two folds, which the fit never saw, set the threshold: for each kind with a target, at most that share at or above it; the default threshold (${DEFAULT_INJECTION_THRESHOLD}) is put there. ` +
+      `Those two folds, which the fit never saw, set the threshold: for each kind with a goal, at most three quarters of that share at or above it (CALIBRATION_MARGIN: a threshold fitted to two folds holds less well on others); the default threshold (${DEFAULT_INJECTION_THRESHOLD}) is put there. ` +
       `The model file records the corpus digest (\`${corpus.digest.slice(0, 12)}…\`) and the code revision it was trained with. ` +
       'What it does on attack sources it never saw is in the eval:injection section.',
     '',
