@@ -381,17 +381,20 @@ export function domOf(html: string): DomNode {
 /**
  * Elements whose text a copy of the page may have or leave out, whole
  * (docs/citations.md): formulas, pronunciations, form controls, asides,
- * elements hidden by their attributes. Decided here from the tags, as the documentation states the rule.
+ * elements hidden by their attributes, tooltips and hover cards. Decided here from the tags, as the documentation
+ * states the rule.
  */
 const OPTIONAL_TAGS = new Set(['math', 'mjx-container', 'button', 'select', 'textarea', 'aside']);
 const OPTIONAL_CLASSES = new Set([
   'IPA', 'noexcerpt', 'mwe-math-element', 'katex', 'katex-display', 'MathJax', 'MathJax_Display', 'MathJax_Preview',
+  'tooltiptext', 'tooltip-content', 'hovercard', 'hover-card', 'popover',
 ]); // prettier-ignore
 
 function optionalElement(node: DomNode): boolean {
   if (OPTIONAL_TAGS.has(node.name!)) return true;
   const a = node.attribs ?? {};
   if ((a['aria-hidden'] ?? '').trim().toLowerCase() === 'true') return true;
+  if (a.popover !== undefined || (a.role ?? '').trim().toLowerCase().split(/\s+/)[0] === 'tooltip') return true;
   if ((a.class ?? '').split(/\s+/).some((c) => OPTIONAL_CLASSES.has(c))) return true;
   const style = (a.style ?? '')
     .toLowerCase()

@@ -18,9 +18,12 @@ import { isReadable, mediaType, type Extraction } from './extract.js';
  * version 3's scan read neither the markup texts nor a UTF-7 reading
  * (page-sources.ts), and a page cached with it would never be scanned there;
  * version 4's scan had no span (SourceScan.span: where the attack is), and
- * a suspected page cached with it would be reported without one.
+ * a suspected page cached with it would be reported without one; version 5
+ * left out the article of a page streamed in hidden blocks (streamed-html.ts)
+ * and held a tooltip's text as required, so an excerpt of either page would
+ * be reported not found for as long as it stayed cached.
  */
-export const PAGE_TEXT_VERSION = 5;
+export const PAGE_TEXT_VERSION = 6;
 
 export type PageText =
   | {

@@ -3,8 +3,9 @@
  * served on loopback and checked by the verifier as the worker builds it
  * (parsing threads, the Redis page cache): spacing at element boundaries,
  * the article only in a script's JSON, soft hyphens, formulas, pronunciations
- * and hidden elements a reader's copy leaves out. Each page has genuine
- * excerpts, which verify, and edited ones, which do not.
+ * and hidden elements a reader's copy leaves out, the article of a page
+ * streamed in hidden blocks that its scripts move into place. Each page has
+ * genuine excerpts, which verify, and edited ones, which do not.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +102,22 @@ ${formula('<msup><mi>A</mi><mi>H</mi></msup>', 'A^{H}')}, then the property hold
  The list provides the names of films.</p>
 </article>`);
 
+/**
+ * A page streamed by React's server rendering: the shell with a Suspense
+ * boundary and its skeleton, then the article in hidden blocks and the
+ * scripts that move them into place (a boundary, and a placeholder inside
+ * the first block). Without the scripts' moves its text is the skeleton.
+ */
+const STREAMED = page(
+  '<div id="__next"><header><a href="/">Ocean Weekly</a></header><main><!--$?--><template id="B:0"></template>' +
+    '<div class="skeleton"><p>Loading article…</p></div><!--/$--></main><footer>© Ocean Weekly</footer></div>' +
+    '<div hidden id="S:0"><article><h1>Life around deep-sea vents</h1><p>Researchers found tube worms growing near ' +
+    'vents at 2,500 metres, in water at <template id="P:1"></template>.</p></article></div>' +
+    '<script>$RC=function(b,c){/* moves S:n in place of the fallback of B:n */};$RC("B:0","S:0")</script>' +
+    '<div hidden id="S:1"><b>350 °C</b></div><script>$RS=function(a,b){};$RS("S:1","P:1")</script>' +
+    '<div hidden id="S:2"><p>A block no script moves.</p></div>',
+);
+
 let pages: PageServer;
 let config: Config;
 let pool: ParsePool;
@@ -113,6 +130,7 @@ beforeAll(async () => {
   for (const [path, html] of Object.entries(SCRIPT_PAGES)) pages.page(path, html);
   pages.page('/soft-hyphens', SOFT_HYPHENS);
   pages.page('/optional', OPTIONAL);
+  pages.page('/streamed', STREAMED);
   config = testConfig(undefined, { citations: { allow_private_hosts: [`localhost:${pages.port}`] } });
   pool = buildParsePool(config);
   verifier = buildVerifier(config, { reader: pool, redis });
@@ -121,7 +139,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool.close();
   // The keys are known: a scan of the whole keyspace would take longer than the tests.
-  const paths = ['/boundaries', ...Object.keys(SCRIPT_PAGES), '/soft-hyphens', '/optional'];
+  const paths = ['/boundaries', ...Object.keys(SCRIPT_PAGES), '/soft-hyphens', '/optional', '/streamed'];
   await redis.del(
     ...paths.flatMap((path) => [pageKey(`${pages.base}${path}`), pageKey(`${pages.base}${path}`, 'page-lock')]),
   );
@@ -245,6 +263,23 @@ describe('pages built in ways that once made genuine excerpts fail', () => {
     ];
     expect(outcomes(await verify('/optional', genuine))).toEqual(genuine.map(() => 'text'));
     expect(outcomes(await verify('/optional', edited))).toEqual(edited.map(() => 'excerpt_not_found'));
+  });
+
+  it('a streamed page: its article read where the scripts put it, the fallback and an unmoved block not', async () => {
+    const genuine = [
+      'Life around deep-sea vents',
+      'Researchers found tube worms growing near vents at 2,500 metres, in water at 350 °C.',
+      'Life around deep-sea vents Researchers found tube worms',
+      'in water at 350 °C. © Ocean Weekly',
+    ];
+    const edited = [
+      'Researchers found tube worms growing near vents at 2,400 metres',
+      'in water at 360 °C.',
+      'Loading article…',
+      'A block no script moves.',
+    ];
+    expect(outcomes(await verify('/streamed', genuine))).toEqual(genuine.map(() => 'text'));
+    expect(outcomes(await verify('/streamed', edited))).toEqual(edited.map(() => 'excerpt_not_found'));
   });
 
   it('refetches a page cached before optional spans were recorded', async () => {

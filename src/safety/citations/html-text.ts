@@ -15,21 +15,14 @@
 import { load } from 'cheerio/slim';
 import { CitationTextError } from './errors.js';
 import { BOUNDARY, OPTIONAL_CLOSE, OPTIONAL_OPEN, wellFormed } from './marked-text.js';
-import { markupText } from './markup-text.js';
+import { markupText, type MarkupNode, type StreamedReading } from './markup-text.js';
 import { tooDeeplyNested } from './nesting.js';
 import { WHITESPACE_RUN } from './normalize.js';
 import { removeReferenceMarkers } from './reference-markers.js';
+import { fallbackEnd, mayStream, streamedMoves, type Streamed } from './streamed-html.js';
 
 /** The part of a domhandler node the walk reads. */
-interface DomNode {
-  readonly type: string;
-  readonly name?: string;
-  readonly data?: string;
-  readonly attribs?: Record<string, string>;
-  readonly children?: readonly DomNode[];
-  readonly parent: DomNode | null;
-  readonly next: DomNode | null;
-}
+type DomNode = MarkupNode;
 
 /**
  * Elements whose boundaries a browser shows as a line break or a gap: the
@@ -75,12 +68,29 @@ const REFERENCE_CLASS = /(?:^|\s)reference(?:\s|$)/;
  * and an element hidden by its own attributes (`aria-hidden`, an inline
  * `display: none` or `visibility: hidden`) is not shown by a browser, is
  * dropped by reader modes, and is kept by an extractor that reads the tags.
+ * A pop-up written into a sentence (a hover card or a tooltip after a name:
+ * "by Jane Doe<span role="tooltip">Jane Doe is a reporter…</span> said") is
+ * shown only on hover or focus, kept by a dump of the tags, dropped by reader
+ * modes, so optional too. Only marks that name the pop-up's own content count:
+ * `role="tooltip"` (WAI-ARIA's role for it; Bootstrap, Tippy, MUI and Radix
+ * tooltips carry it), the `popover` attribute (HTML's Popover API: not shown
+ * until opened), and the classes `tooltiptext` and `tooltip-content` (the
+ * common CSS-only tooltip), `hovercard`, `hover-card` and `popover`
+ * (Bootstrap's popover box). Not the class `tooltip`, which the CSS-only
+ * pattern puts on the trigger around the name (`<span class="tooltip">Jane
+ * Doe<span class="tooltiptext">…`): the name is prose and a quote has it.
+ * Nor `data-tooltip`, on the trigger too: the pop-up's text is the
+ * attribute's value, never in the visible text (the injection scan reads it,
+ * markup-text.ts).
+ *
  * Their text is recorded as an optional span (marked-text.ts). A `hidden`
  * element is not here: no browser or reader shows it, and it is dropped.
  */
 const OPTIONAL_ELEMENT = new Set(['math', 'mjx-container', 'button', 'select', 'textarea', 'aside']);
 const OPTIONAL_CLASS =
-  /(?:^|\s)(?:IPA|noexcerpt|mwe-math-element|katex(?:-display)?|MathJax(?:_Display|_Preview)?)(?:\s|$)/;
+  /(?:^|\s)(?:IPA|noexcerpt|mwe-math-element|katex(?:-display)?|MathJax(?:_Display|_Preview)?|tooltiptext|tooltip-content|hovercard|hover-card|popover)(?:\s|$)/;
+/** WAI-ARIA's role for a pop-up's content; `role` is a list of tokens, the first one known applies. */
+const TOOLTIP_ROLE = /^\s*tooltip(?:\s|$)/i;
 const HIDING_STYLE =
   /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))\s*(?:!\s*important\s*)?(?:;|$)/i;
 
@@ -90,6 +100,7 @@ function isOptional(el: DomNode): boolean {
   const attribs = el.attribs!;
   if (attribs['aria-hidden'] !== undefined && attribs['aria-hidden'].trim().toLowerCase() === 'true') return true;
   if (attribs.class !== undefined && OPTIONAL_CLASS.test(attribs.class)) return true;
+  if (attribs.popover !== undefined || (attribs.role !== undefined && TOOLTIP_ROLE.test(attribs.role))) return true;
   return attribs.style !== undefined && HIDING_STYLE.test(attribs.style);
 }
 
@@ -114,8 +125,17 @@ function isJsonLd(el: DomNode): boolean {
  */
 function holdsStateData(el: DomNode): boolean {
   const type = scriptType(el);
-  if (type === '' || type === 'module' || type.endsWith('javascript') || type.endsWith('ecmascript')) return true;
+  if (isJavaScriptType(type)) return true;
   return (type.endsWith('/json') || type.endsWith('+json')) && type !== 'application/ld+json';
+}
+
+function isJavaScriptType(type: string): boolean {
+  return type === '' || type === 'module' || type.endsWith('javascript') || type.endsWith('ecmascript');
+}
+
+/** Whether a browser runs the script: the calls that move a streamed page's blocks are read in these only. */
+function runs(el: DomNode): boolean {
+  return isJavaScriptType(scriptType(el));
 }
 
 function textOf(el: DomNode): string {
@@ -184,6 +204,8 @@ interface Gathered {
   jsonLd: string[];
   /** The source of each other script that may hold JSON state ({@link holdsStateData}); only when asked for. */
   scripts: string[] | undefined;
+  /** Where the walk read a streamed page's blocks, for the markup text; only when asked for. */
+  streamed: StreamedReading | undefined;
 }
 
 /**
@@ -193,10 +215,30 @@ interface Gathered {
  * marked with it: at each node that is not text, and where each element ends;
  * and the text of each outermost optional element ({@link isOptional}) is put
  * between an {@link OPTIONAL_OPEN} and an {@link OPTIONAL_CLOSE}.
+ *
+ * With `streamed`, each block a call moves (streamed-html.ts) is read where
+ * its placeholder is, once, and never where it was sent: the walk goes into
+ * the block's children from the placeholder and, from the block's last child,
+ * on after the placeholder (after the fallback, for a Suspense boundary).
+ * Each block is read at most once, so a block whose placeholder it holds, or
+ * two that hold each other's, end the walk as any other: a placeholder whose
+ * block is read already is an empty template. The document and each block
+ * are walked once, and the blocks being read are kept in a list, not on the
+ * stack.
  */
-function collect(root: DomNode, parts: string[], gathered: Gathered | undefined, mark: string): void {
+function collect(
+  root: DomNode,
+  parts: string[],
+  gathered: Gathered | undefined,
+  mark: string,
+  streamed?: Streamed,
+): void {
   /** The optional element being read, outermost; null outside one. */
   let optionalRoot: DomNode | null = null;
+  /** The streamed blocks being read in place, innermost last, each with the node the walk goes on after. */
+  const reading: Array<{ block: DomNode; resume: DomNode }> = [];
+  const placed = gathered?.streamed?.placed ?? new Set<DomNode>();
+  const replaced = gathered?.streamed?.replaced;
   let node: DomNode | null = root.children?.[0] ?? null;
   while (node !== null) {
     if (node.type === 'text') {
@@ -205,7 +247,21 @@ function collect(root: DomNode, parts: string[], gathered: Gathered | undefined,
       // One mark stands for any number of boundaries in a row.
       if (mark !== '' && parts[parts.length - 1] !== mark) parts.push(mark);
       if (node.name !== undefined && node.attribs !== undefined) {
-        if (BREAK.has(node.name)) {
+        const move = streamed?.moves.get(node);
+        if (move !== undefined && !placed.has(move.segment)) {
+          placed.add(move.segment);
+          const resume = move.boundary ? fallbackEnd(node) : node;
+          if (replaced !== undefined) for (let n = node; n !== resume; n = n.next!) replaced.add(n.next!);
+          const first: DomNode | undefined = move.segment.children?.[0];
+          if (first !== undefined) {
+            reading.push({ block: move.segment, resume });
+            node = first;
+            continue;
+          }
+          node = resume;
+        } else if (streamed?.sent.has(node)) {
+          // Taken out of here by its call, read in place (or nowhere) instead.
+        } else if (BREAK.has(node.name)) {
           parts.push(' ');
         } else if (node.name === 'script' && gathered !== undefined && isJsonLd(node)) {
           gathered.jsonLd.push(textOf(node));
@@ -236,6 +292,10 @@ function collect(root: DomNode, parts: string[], gathered: Gathered | undefined,
       node = node.parent;
       if (node === null || node === root) {
         node = null;
+      } else if (reading.length > 0 && node === reading[reading.length - 1]!.block) {
+        // The end of a block read in place (its element is not shown): on after its placeholder.
+        node = reading.pop()!.resume;
+        if (mark !== '' && parts[parts.length - 1] !== mark) parts.push(mark);
       } else {
         if (mark !== '' && parts[parts.length - 1] !== mark) parts.push(mark);
         if (BLOCK.has(node.name!)) parts.push(' ');
@@ -283,6 +343,11 @@ function jsonLdText(sources: readonly string[], mark: string): string[] {
   return out;
 }
 
+/** The moves of a streamed page (streamed-html.ts); undefined for a page whose source holds no call. */
+function streamedOf(html: string, root: DomNode): Streamed | undefined {
+  return mayStream(html) ? streamedMoves(root, runs) : undefined;
+}
+
 function checkNesting(html: string): void {
   if (tooDeeplyNested(html)) {
     throw new CitationTextError('HTML_TOO_DEEP', 'the page nests elements too deeply to be parsed in reasonable time');
@@ -298,8 +363,9 @@ function checkNesting(html: string): void {
 export function htmlToText(html: string): string {
   checkNesting(html);
   const parts: string[] = [];
-  const gathered: Gathered = { jsonLd: [], scripts: undefined };
-  collect(parse(html), parts, gathered, '');
+  const gathered: Gathered = { jsonLd: [], scripts: undefined, streamed: undefined };
+  const root = parse(html);
+  collect(root, parts, gathered, '', streamedOf(html, root));
   parts.push(...jsonLdText(gathered.jsonLd, ''));
   return finish(parts);
 }
@@ -324,14 +390,15 @@ export interface MarkedHtml {
 export function readHtml(html: string): MarkedHtml {
   checkNesting(html);
   const parts: string[] = [];
-  const gathered: Gathered = { jsonLd: [], scripts: [] };
+  const streamed: StreamedReading = { placed: new Set(), replaced: new Set() };
+  const gathered: Gathered = { jsonLd: [], scripts: [], streamed };
   const root = parse(html);
-  collect(root, parts, gathered, BOUNDARY);
+  collect(root, parts, gathered, BOUNDARY, streamedOf(html, root));
   // Collapsed here, so that normalisation works on the text, not on the page's indentation.
   return {
     visible: parts.join('').replace(WHITESPACE_RUN, ' '),
     jsonLd: jsonLdText(gathered.jsonLd, BOUNDARY).join(''),
     scripts: gathered.scripts!,
-    markup: markupText(root),
+    markup: markupText(root, streamed),
   };
 }

@@ -9,7 +9,10 @@
  * `placeholder` attributes, the values of `data-*` attributes, the page's
  * description (`<meta name="description">` and its Open Graph and Twitter
  * forms), comments, and the text of `<template>` elements and of elements
- * with the `hidden` attribute (which the visible text leaves out).
+ * with the `hidden` attribute (which the visible text leaves out). On a
+ * streamed page (streamed-html.ts), a hidden block that its script moves
+ * into place is visible text, and not read here; the fallback it replaces,
+ * which only a reader that runs no script is shown, is.
  */
 
 /** The part of a domhandler node the walk reads (as in html-text.ts). */
@@ -23,6 +26,14 @@ export interface MarkupNode {
   readonly next: MarkupNode | null;
 }
 
+/** Where the visible text read a streamed page's blocks (html-text.ts). */
+export interface StreamedReading {
+  /** The hidden blocks read in place of their placeholders: shown, so not unshown text. */
+  readonly placed: Set<MarkupNode>;
+  /** The nodes of the fallbacks those blocks replaced (each a child of the boundary's parent). */
+  readonly replaced: Set<MarkupNode>;
+}
+
 /** Attributes whose values a reader is shown: in place of an image, as a tooltip, read out by a screen reader. */
 const SHOWN_ATTRIBUTES = new Set(['alt', 'title', 'aria-label', 'aria-description', 'placeholder']);
 /** `<meta>` names and properties that hold the page's description. */
@@ -31,8 +42,12 @@ const DESCRIPTION_META = new Set(['description', 'og:description', 'twitter:desc
 const CODE = new Set(['script', 'style']);
 
 /** Whether the element's text is left out of the visible text but may still be read: a template, a `hidden` element. */
-function holdsUnshownText(el: MarkupNode): boolean {
+function holdsUnshownText(el: MarkupNode, streamed: StreamedReading | undefined): boolean {
   if (el.name === 'template') return true;
+  if (streamed !== undefined) {
+    if (streamed.replaced.has(el)) return true;
+    if (streamed.placed.has(el)) return false;
+  }
   const hidden = el.attribs?.hidden;
   return hidden !== undefined && hidden.trim().toLowerCase() !== 'until-found';
 }
@@ -54,7 +69,7 @@ function attributeTexts(el: MarkupNode, out: string[]): void {
  * single spaces, one a line. Iterative, so deep nesting cannot overflow the
  * stack.
  */
-export function markupText(root: MarkupNode): string {
+export function markupText(root: MarkupNode, streamed?: StreamedReading): string {
   const out: string[] = [];
   /** The outermost template or hidden element being read; null outside one. */
   let unshown: MarkupNode | null = null;
@@ -63,12 +78,12 @@ export function markupText(root: MarkupNode): string {
     if (node.type === 'comment') {
       out.push(node.data ?? '');
     } else if (node.type === 'text') {
-      if (unshown !== null) out.push(node.data ?? '');
+      if (unshown !== null || streamed?.replaced.has(node) === true) out.push(node.data ?? '');
     } else if (node.attribs !== undefined && node.name !== undefined) {
       attributeTexts(node, out);
       const first = node.children?.[0];
       if (!CODE.has(node.name) && first !== undefined) {
-        if (unshown === null && holdsUnshownText(node)) unshown = node;
+        if (unshown === null && holdsUnshownText(node, streamed)) unshown = node;
         node = first;
         continue;
       }

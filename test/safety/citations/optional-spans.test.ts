@@ -158,6 +158,46 @@ describe('optional spans', () => {
     expect(matchExcerpt({ ...plain }, excerpt).found).toBe(false);
   });
 
+  it('records the text of a tooltip or hover card inside a sentence, never the name it pops up from', () => {
+    const html =
+      '<p>The trial, led by <span class="author">Maria Chen<span role="tooltip">Professor of oncology at Leiden</span>' +
+      '</span>, enrolled 300 adults.</p>' +
+      '<p>The <span class="tooltip">WHO<span class="tooltiptext">World Health Organization</span></span> guidance changed.</p>' +
+      '<p>The fix was merged by <a href="/u/jdoe">@jdoe</a><div class="hovercard"><p>Jane Doe</p><p>Maintainer</p></div> ' +
+      'on Friday<span popover id="n1">See note 1.</span>.</p>' +
+      '<p>The <abbr data-tooltip="Food and Drug Administration">FDA</abbr> approved it.</p>';
+    expect(spanTexts(html)).toEqual([
+      'professor of oncology at leiden',
+      'world health organization',
+      'jane doe maintainer',
+      'see note 1.',
+    ]);
+    const genuine = [
+      // Without the pop-ups, as a reader sees the sentence and reader modes copy it.
+      'The trial, led by Maria Chen, enrolled 300 adults.',
+      'The WHO guidance changed.',
+      'The fix was merged by @jdoe on Friday.',
+      // With them, as a dump of the tags has them.
+      'The trial, led by Maria Chen Professor of oncology at Leiden, enrolled 300 adults.',
+      'The WHO World Health Organization guidance changed.',
+      'merged by @jdoe Jane Doe Maintainer on Friday See note 1. .',
+      'The FDA approved it.',
+    ];
+    const edited = [
+      'The trial, led by Maria Chen, enrolled 400 adults.',
+      'The trial, led by Maria Chen Professor of surgery at Leiden, enrolled 300 adults.',
+      // The name is prose: a quote has it.
+      'The trial, led by , enrolled 300 adults.',
+      'The World Health Organization guidance changed.',
+      'The guidance changed.',
+      // The tooltip of data-tooltip is an attribute's value, never the page's text.
+      'The FDA Food and Drug Administration approved it.',
+      'The approved it.',
+    ];
+    expect(genuine.filter((e) => !found(html, e))).toEqual([]);
+    expect(edited.filter((e) => found(html, e))).toEqual([]);
+  });
+
   it('keeps every guard in the text without the spans: no part begins inside a word or cuts a number', () => {
     const html = '<p>It was un<math><mi>x</mi></math>safe at 2<span style="display:none">!</span>5 mg and 7 days.</p>';
     expect(found(html, 'It was unsafe at')).toBe(true);
