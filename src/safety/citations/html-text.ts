@@ -15,7 +15,8 @@
 import { load } from 'cheerio/slim';
 import { CitationTextError } from './errors.js';
 import { BOUNDARY, OPTIONAL_CLOSE, OPTIONAL_OPEN, wellFormed } from './marked-text.js';
-import { markupText, type MarkupNode, type StreamedReading } from './markup-text.js';
+import { markupText, type StreamedReading } from './markup-text.js';
+import type { MarkupNode } from './markup-tree.js';
 import { tooDeeplyNested } from './nesting.js';
 import { WHITESPACE_RUN } from './normalize.js';
 import { removeReferenceMarkers } from './reference-markers.js';

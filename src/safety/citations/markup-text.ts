@@ -14,17 +14,7 @@
  * into place is visible text, and not read here; the fallback it replaces,
  * which only a reader that runs no script is shown, is.
  */
-
-/** The part of a domhandler node the walk reads (as in html-text.ts). */
-export interface MarkupNode {
-  readonly type: string;
-  readonly name?: string;
-  readonly data?: string;
-  readonly attribs?: Record<string, string>;
-  readonly children?: readonly MarkupNode[];
-  readonly parent: MarkupNode | null;
-  readonly next: MarkupNode | null;
-}
+import { nextAfter, type MarkupNode } from './markup-tree.js';
 
 /** Where the visible text read a streamed page's blocks (html-text.ts). */
 export interface StreamedReading {
@@ -89,15 +79,9 @@ export function markupText(root: MarkupNode, streamed?: StreamedReading): string
       }
     }
     // Leave the node: on to its next sibling, or up, closing each element left.
-    while (node !== null) {
-      if (node === unshown) unshown = null;
-      if (node.next !== null) {
-        node = node.next;
-        break;
-      }
-      node = node.parent;
-      if (node === root) node = null;
-    }
+    node = nextAfter(node, root, (left) => {
+      if (left === unshown) unshown = null;
+    });
   }
   const lines: string[] = [];
   for (const text of out) {

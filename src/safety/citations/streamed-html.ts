@@ -29,7 +29,7 @@
  * finds them: the first in document order, never inside a `<template>`,
  * whose content is inert.
  */
-import type { MarkupNode } from './markup-text.js';
+import { nextAfter, type MarkupNode } from './markup-tree.js';
 
 /** A move a call of the page makes: the children of `segment` read in place of a placeholder. */
 export interface StreamMove {
@@ -94,14 +94,7 @@ export function streamedMoves(root: MarkupNode, runs: (script: MarkupNode) => bo
         continue;
       }
     }
-    while (node !== null) {
-      if (node.next !== null) {
-        node = node.next;
-        break;
-      }
-      node = node.parent;
-      if (node === root) node = null;
-    }
+    node = nextAfter(node, root);
   }
   const moves = new Map<MarkupNode, StreamMove>();
   const sent = new Set<MarkupNode>();

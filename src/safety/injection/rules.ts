@@ -225,11 +225,14 @@ const TITLES = phrasesFor(AUTHORITY_TITLES, 'detector');
  */
 const NOT_STATED = '(?<!(?:WE|I|THEY|YOU|HE|SHE|IT|ONE|CAN|COULD|WOULD|MAY|MIGHT|SHOULD|WILL|TO|MUST|DID|DO|DOES)\\s+)';
 
-/** What is sent out in an exfiltration, and the words that may stand before it. */
-const SENT_DETERMINER =
-  "THE|YOUR|MY|OUR|ALL|ANY|FULL|WHOLE|ENTIRE|COMPLETE|CURRENT|LAST|PREVIOUS|THIS|USER['\u2019]?S?|OF";
-/** After a verb that is also a form's label: a form reads "Email: your password", so not "your". */
+/**
+ * The words that may stand before what is sent out in an exfiltration. After
+ * a verb that is also a form's label only these, not "your": a form reads
+ * "Email: your password", an order "e-mail the password".
+ */
 const FORM_DETERMINER = "THE|MY|OUR|ALL|ANY|FULL|WHOLE|ENTIRE|COMPLETE|CURRENT|LAST|PREVIOUS|THIS|USER['\u2019]?S?";
+/** After any other verb, "your" and "of" ("send all of your messages") too. */
+const SENT_DETERMINER = `${FORM_DETERMINER}|YOUR|OF`;
 const SENT_OUT =
   'CONVERSATION|CHAT\\s+HISTORY|CHAT\\s+LOG|TRANSCRIPT|PASSWORDS?|CREDENTIALS|API\\s+KEYS?|ACCESS\\s+TOKENS?|SECURITY\\s+CODES?|SESSION\\s+(?:TOKENS?|COOKIES?)|COOKIES|SYSTEM\\s+PROMPT|INBOX|CONTACTS|MESSAGES\\s+(?:YOU|IN)|FILES\\s+YOU|CONTENTS\\s+OF\\s+(?:THE|YOUR|ALL|MY|THIS)\\s+(?:INBOX|FILES?|DRIVE|FOLDER|CONVERSATION|CHAT)';
 
