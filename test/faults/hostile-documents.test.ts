@@ -39,8 +39,14 @@ import {
 import { deleteKeys, REDIS_URL, testRedis, uniqueName } from '../support/redis.js';
 
 const MiB = 1024 * 1024;
-/** The service's defaults, written out: the bounds this test holds the worker to. */
-const PARSE_TIMEOUT_MS = 10_000;
+/**
+ * The bounds this test holds the worker to: the service's defaults, written
+ * out, but for the parse time, twice the default. Reading the 500 pages of
+ * the 20,000-page PDF takes 4 to 7 s of its thread's CPU time on two loaded
+ * cores (CPU time itself grows when the cores are shared), too near the
+ * default's 10 s for a test that must hold on a busy host.
+ */
+const PARSE_TIMEOUT_MS = 20_000;
 const PDF_MAX_PAGES = 500;
 const PAGES = 20_000;
 
@@ -287,5 +293,5 @@ describe.skipIf(process.platform !== 'linux')('hostile documents served to a run
       await deleteKeys(redis, prefix, keyPrefix);
       redis.disconnect();
     }
-  }, 180_000);
+  }, 400_000);
 });
