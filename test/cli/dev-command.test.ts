@@ -13,6 +13,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findOnPath } from '../../src/cli/dev/redis-server.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import {
   isRedisServer,
@@ -272,6 +273,45 @@ describe('cosci-safety dev', () => {
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
+  }, 120_000);
+
+  /** A folder for PATH with a `redis-server` that is this shell script. */
+  function fakeRedisServer(script: string): string {
+    const dir = mkdtempSync(join(work, 'bin-'));
+    writeFileSync(join(dir, 'redis-server'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+    return dir;
+  }
+
+  it('a redis-server that cannot start: REDIS_UNAVAILABLE with its last log line, exit 5, nothing left', async () => {
+    const bin = fakeRedisServer(
+      `echo "1:M 02 Dec 2026 10:00:00.000 # Fatal error, can't open config file '/nowhere'"; exit 1`,
+    );
+    const run = startDev(['--config', config], userEnv({ PATH: bin }));
+    expect(await run.exited).toBe(EXIT.unavailable);
+    expect(run.stdout()).toBe('');
+    expect(run.stderr()).toBe(
+      `cosci-safety: REDIS_UNAVAILABLE: the private redis-server (${join(bin, 'redis-server')}) did not start: ` +
+        "redis-server exited (1) before it answered: Fatal error, can't open config file '/nowhere'\n",
+    );
+    nothingLeft(run);
+  }, 60_000);
+
+  it('a port taken between picking it and the bind: picked again, and the stack starts', async () => {
+    const real = findOnPath('redis-server', process.env.PATH);
+    expect(real, 'redis-server on the PATH').toBeDefined();
+    const once = join(work, 'refused-once');
+    const bin = fakeRedisServer(
+      `if [ ! -e ${once} ]; then touch ${once}; ` +
+        `echo "1:M 02 Dec 2026 10:00:00.000 # Warning: Could not create server TCP listening socket 127.0.0.1:1: bind: Address already in use"; ` +
+        `exit 1; fi; exec ${real} "$@"`,
+    );
+    const run = startDev(['--config', config, '--port', '0'], userEnv({ PATH: `${bin}:${process.env.PATH}` }));
+    const banner = await waitForBanner(run);
+    expect(existsSync(once)).toBe(true);
+    expect(isRedisServer(banner.redisPid)).toBe(true);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(EXIT.ok);
+    nothingLeft(run, banner);
   }, 120_000);
 
   it('a PATH without redis-server: one line saying how to install it, exit 1, nothing started', async () => {

@@ -102,15 +102,20 @@ class StartFailed extends Error {
 }
 
 /**
- * Resolves once the server at `url` answers, the child exits, or the bound
- * passes. The probe is one connection that reconnects every 100 ms until
- * the server is ready.
+ * Resolves once the server at `url` answers; rejects once the child has
+ * closed (`closed`: its exit, its last log lines read) or the bound passes.
+ * The probe is one connection that reconnects every 100 ms until the
+ * server is ready.
  */
-async function answers(url: string, child: ChildProcess, log: () => string): Promise<void> {
-  const probe = createFailFastConnection(url, { retryStrategy: () => 100, connectTimeout: 2000 });
+async function answers(url: string, child: ChildProcess, closed: Promise<void>, log: () => string): Promise<void> {
+  // disconnectTimeout: ioredis's default (2 s) would hold a failed start that long after its line.
+  const probe = createFailFastConnection(url, {
+    retryStrategy: () => 100,
+    connectTimeout: 2000,
+    disconnectTimeout: 100,
+  });
   probe.on('error', () => undefined);
   let timer: NodeJS.Timeout | undefined;
-  let onExit: (() => void) | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       timer = setTimeout(
@@ -118,18 +123,15 @@ async function answers(url: string, child: ChildProcess, log: () => string): Pro
           reject(new StartFailed(`redis-server did not answer within ${START_BOUND_MS} ms; ${lastLine(log())}`, false)),
         START_BOUND_MS,
       );
-      onExit = () => {
+      void closed.then(() => {
         const text = log();
         const why = `redis-server exited (${child.exitCode ?? child.signalCode}) before it answered: ${lastLine(text)}`;
         reject(new StartFailed(why, /address already in use/i.test(text)));
-      };
-      // 'close', not 'exit': its last log lines are read by then.
-      child.once('close', onExit);
+      });
       probe.once('ready', () => resolve());
     });
   } finally {
     clearTimeout(timer);
-    if (onExit) child.off('close', onExit);
     probe.disconnect();
   }
 }
@@ -163,9 +165,12 @@ async function startOnce(executable: string, env: Record<string, string | undefi
   const keep = (chunk: Buffer) => (log = (log + chunk.toString()).slice(-LOG_TAIL_CHARS));
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
+  // From the spawn on, so that an exit before the probe starts is not missed.
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const spawned = new Promise<void>((resolve, reject) => {
     child.once('spawn', () => resolve());
-    child.once('error', (err) => reject(new StartFailed(`cannot run ${executable}: ${err.message}`, false)));
+    // Kept on after the start: a signal it could not be sent is an 'error' too, which unheard would end the process.
+    child.on('error', (err) => reject(new StartFailed(`cannot run ${executable}: ${err.message}`, false)));
   });
   const killNow = () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -190,7 +195,7 @@ async function startOnce(executable: string, env: Record<string, string | undefi
   const url = `redis://${HOST}:${port}`;
   try {
     await spawned;
-    await answers(url, child, () => log);
+    await answers(url, child, closed, () => log);
   } catch (err) {
     await stop();
     throw err;
