@@ -53,6 +53,8 @@ export type ErrorCode =
   | 'INTERRUPTED'
   | 'REDIS_UNAVAILABLE'
   | 'PORT_UNAVAILABLE'
+  // `cosci-safety dev` (src/cli/dev/).
+  | 'REDIS_SERVER_MISSING'
   // The injection detector's model (src/safety/injection/model.ts).
   | 'INJECTION_MODEL_MISMATCH'
   | 'INTERNAL';

@@ -83,6 +83,7 @@ const BY_CODE: Record<ErrorCode, FailureOutcome> = {
   INPUT_EMPTY: 'unrecoverable',
   INTERRUPTED: 'unrecoverable',
   PORT_UNAVAILABLE: 'unrecoverable',
+  REDIS_SERVER_MISSING: 'unrecoverable',
   INJECTION_MODEL_MISMATCH: 'unrecoverable',
   INTERNAL: 'unrecoverable',
   // Redis did not answer in time: it may well answer the next attempt.

@@ -1,4 +1,4 @@
-/** Configuration and logger for CLI commands, from `--config` and the environment. */
+/** Configuration and logger for CLI commands, from `--config` and the environment; `file` is the file read, if any. */
 import type { DestinationStream, Logger } from 'pino';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
@@ -9,8 +9,8 @@ export function cliConfig(
   ctx: CliContext,
   file: string | undefined,
   overrides?: Record<string, Record<string, unknown>>,
-): { config: Config; logger: Logger } {
-  const { config } = loadConfig({ file, env: ctx.env, ...(overrides ? { overrides } : {}) });
+): { config: Config; logger: Logger; file: string | undefined } {
+  const { config, file: read } = loadConfig({ file, env: ctx.env, ...(overrides ? { overrides } : {}) });
   const isTty = Boolean((ctx.stderr as NodeJS.WriteStream).isTTY);
   // Logs go to stderr, so a command's stdout stays machine-readable.
   const logger = createLogger({
@@ -21,5 +21,5 @@ export function cliConfig(
       ? {}
       : { destination: ctx.stderr as unknown as DestinationStream }),
   });
-  return { config, logger };
+  return { config, logger, file: read };
 }

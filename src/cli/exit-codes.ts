@@ -52,6 +52,8 @@ const BY_CODE: Record<ErrorCode, ExitCode> = {
   // Publish the new content as a new revision.
   REVISION_CONFLICT: EXIT.refused,
   PORT_UNAVAILABLE: EXIT.refused,
+  // The machine must change: install redis-server, then the same command starts.
+  REDIS_SERVER_MISSING: EXIT.refused,
   REVIEW_INVALID: EXIT.refused,
   REVIEW_NOT_FOUND: EXIT.refused,
   REVIEW_NOT_HELD: EXIT.refused,

@@ -11,6 +11,7 @@ import { EXIT, exitCodeOfError } from './exit-codes.js';
 import { HelpRequest, UsageError } from './usage-error.js';
 import {
   CLASSIFY_USAGE,
+  DEV_USAGE,
   EVENTS_USAGE,
   PUBLISH_USAGE,
   QUARANTINE_USAGE,
@@ -27,6 +28,7 @@ type Command = (args: string[], ctx: CliContext) => Promise<number>;
 // Each command's code is loaded when it runs: a one-off command starts
 // without the modules of the others (BullMQ, the model SDK, the parsers).
 const COMMANDS: Record<string, { load: () => Promise<Command>; usage: string }> = {
+  dev: { load: async () => (await import('./commands/dev.js')).runDev, usage: DEV_USAGE },
   worker: { load: async () => (await import('./commands/worker.js')).runWorker, usage: WORKER_USAGE },
   publish: { load: async () => (await import('./commands/publish.js')).runPublish, usage: PUBLISH_USAGE },
   submit: { load: async () => (await import('./commands/publish.js')).runSubmit, usage: SUBMIT_USAGE },
@@ -45,6 +47,7 @@ const EXIT_CODES = Object.entries(EXIT)
 export const USAGE = `Usage: cosci-safety <command> [options]
 
 Commands:
+  dev         try it: a private Redis, the worker and the review page, until Ctrl-C
   worker      run the classification and citation workers (Redis)
   publish     publish a hypothesis.saved or review.recorded job
   submit      submit a goal or a final report, optionally waiting for the result

@@ -13,6 +13,17 @@ export const CLASSIFY_USAGE = `cosci-safety classify [--config FILE] [--label LA
   --label   what the text is (hypothesis, goal, report), as the workers
             classify it; default hypothesis`;
 
+export const DEV_USAGE = `cosci-safety dev [--config FILE] [--port N]
+  Starts, on this machine, a private redis-server (found on the PATH, on a
+  free port, its data in a temporary folder), the worker, and the review page
+  with a token made for the run; prints the page's address, the token and
+  three commands to try, and runs until Ctrl-C (or SIGTERM), which stops all
+  of it and removes the folder (exit code 0). Without ANTHROPIC_API_KEY every
+  verdict is degraded and held. Without redis-server on the PATH, one line
+  says how to install it (REDIS_SERVER_MISSING, exit code 1).
+  --port   port of the review page, /metrics, /healthz, /readyz on 127.0.0.1
+           (overrides metrics.port, default 9464; 0: any free port)`;
+
 export const EVENTS_USAGE = `cosci-safety events tail [--config FILE] [--from ID] [--count N] [--type TYPES] [--follow]
   Prints events of the stream as JSON lines: the last N (default 20), or those
   from stream id ID; with --follow, waits for new ones until interrupted.

@@ -10,6 +10,7 @@ const run = (argv: string[]) => runMain(argv, { env: { REDIS_URL: 'notaurl' } })
 
 /** Each command line, and the line its usage must contain. */
 const CASES: Array<[string[], string]> = [
+  [['dev'], 'cosci-safety dev [--config FILE] [--port N]'],
   [['worker'], 'cosci-safety worker [--config FILE]'],
   [['publish'], 'cosci-safety publish (hypothesis | review)'],
   [['publish', 'hypothesis'], 'cosci-safety publish (hypothesis | review)'],
@@ -48,7 +49,17 @@ describe('--help', () => {
     for (const argv of [['--help'], ['-h'], ['help']]) {
       const r = await run(argv);
       expect(r.code).toBe(0);
-      for (const command of ['worker', 'publish', 'submit', 'classify', 'verify', 'events', 'quarantine', 'quote']) {
+      for (const command of [
+        'dev',
+        'worker',
+        'publish',
+        'submit',
+        'classify',
+        'verify',
+        'events',
+        'quarantine',
+        'quote',
+      ]) {
         expect(r.stdout).toContain(`cosci-safety ${command}`);
       }
       expect(r.stdout).toContain('Exit codes: 0 ok, 1 refused, 2 usage, 3 blocked, 4 held, 5 unavailable');
@@ -64,7 +75,7 @@ describe('--help', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'cosci-safety: USAGE: no command given; the commands: worker, publish, submit, classify, verify, events, ' +
+      'cosci-safety: USAGE: no command given; the commands: dev, worker, publish, submit, classify, verify, events, ' +
         'quarantine, quote, scan (cosci-safety --help)\n',
     );
   });

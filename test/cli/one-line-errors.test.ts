@@ -60,6 +60,7 @@ interface Case {
 
 /** Commands as the usage names them, each with the arguments that reach its options. */
 const COMMANDS: string[][] = [
+  ['dev'],
   ['worker'],
   ['publish', 'hypothesis'],
   ['submit', 'goal'],
@@ -88,7 +89,7 @@ const GOAL = ['submit', 'goal', '--id', 'g-1', '--text', 'Map kinase networks'];
 
 /** By hand: the examples of the issue, and each kind of bad value a flag or the environment can carry. */
 const LISTED: Case[] = [
-  { args: [], code: 'USAGE', says: 'no command given; the commands: worker, publish' },
+  { args: [], code: 'USAGE', says: 'no command given; the commands: dev, worker, publish' },
   { args: ['publsh', 'hypothesis'], code: 'USAGE', says: "unknown command 'publsh'" },
   {
     args: [...GOAL, '--wait', '--timeout', '-5'],
@@ -132,6 +133,8 @@ const LISTED: Case[] = [
     says: "--port must be a port number from 0 to 65535, got '70000'",
   },
   { args: ['worker', 'now'], code: 'USAGE', says: "expected no arguments, got 'now'" },
+  { args: ['dev', '--port', '-1'], code: 'USAGE', says: "dev: --port must be a port number from 0 to 65535, got '-1'" },
+  { args: ['dev', 'now'], code: 'USAGE', says: "dev: expected no arguments, got 'now'" },
   {
     args: ['classify', '--label', 'weird'],
     code: 'USAGE',
@@ -212,6 +215,9 @@ const LISTED: Case[] = [
     says: 'Redis Cluster has only database 0',
   },
   { args: ['scan', '--config', join(dir, 'none.toml')], code: 'CONFIG_NOT_FOUND', says: 'no such file or directory' },
+  // Read once its redis-server answers, which it then stops: the line, and nothing of the stop.
+  { args: ['dev', '--config', badType], code: 'CONFIG_INVALID', says: 'worker.concurrency: Invalid input' },
+  { args: ['dev', '--config', join(dir, 'none.toml')], code: 'CONFIG_NOT_FOUND', says: 'no such file or directory' },
 ];
 
 /** Exactly one line, of this code, saying this, and the exit code the table gives the code. */

@@ -3,7 +3,10 @@
  * the ```sh blocks of README.md, docs/review.md, docs/citations.md and
  * docs/cli.md, in order, through `bash -c`, with `npx cosci-safety` the
  * built command of this checkout (the build comes before the tests). The
- * worker is the one the README starts; Redis is the real one; the model is
+ * README's first run, `cosci-safety dev`, is run as a user tries it: its
+ * banner read, the three commands it prints run, the held hypothesis seen
+ * on its review page, then Ctrl-C, after which its redis-server and folder
+ * are gone. The worker is the one the README starts; Redis is the real one; the model is
  * a loopback server that speaks the Messages API; the README's cited page,
  * https://example.org/paper, is a loopback HTTPS server the worker reaches
  * through settings a user has too: `citations.hosts` and
@@ -21,7 +24,7 @@
  * before it, `<!-- not run by the tests: REASON -->`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +34,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_NAMES } from '../../src/contracts/queues.js';
 import { shBlocks, type DocCommand, type ShBlock } from '../support/doc-commands.js';
 import { runShell, startShell, type BackgroundShell, type ShellRun } from '../support/doc-shell.js';
+import { isRedisServer, reviewApi, runPrinted, waitForBanner } from '../support/dev-stack.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
+import { LEVEL, logged } from '../support/log-lines.js';
 import { missingOutput } from '../support/output-match.js';
 import { eventually, StopPolling, until } from '../support/poll.js';
 import { freePort, namesOf } from '../support/processes.js';
@@ -202,23 +207,12 @@ function describeRun(run: ShellRun): string {
   return `exit ${run.code ?? run.signal}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr.slice(-3000)}`;
 }
 
-/** Log lines at level error or above, but the warning of a missing key, which the README announces. */
-function errorsLogged(stderr: string): string[] {
-  return stderr
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .filter((line) => {
-      const entry = JSON.parse(line) as { level?: number; msg?: string };
-      return (entry.level ?? 0) >= 50 && !entry.msg?.startsWith('NO ANTHROPIC API KEY');
-    });
-}
-
 /** Stops a worker as the README says (SIGINT): it finishes its jobs, logged no error, and exits 0. */
 async function stopWorker(w: BackgroundShell): Promise<void> {
   const run = await w.interrupt();
   expect(run.code, describeRun(run)).toBe(0);
   expect(run.stderr).toContain('"msg":"shut down"');
-  expect(errorsLogged(run.stderr)).toEqual([]);
+  expect(logged(run.stderr, LEVEL.error)).toEqual([]);
 }
 
 async function startWorker(command: DocCommand): Promise<void> {
@@ -244,6 +238,38 @@ async function startWorker(command: DocCommand): Promise<void> {
   // Without a key it says so loudly; with one it does not.
   const keyless = !/ANTHROPIC_API_KEY=/.test(command.text);
   expect(w.stderr().includes('NO ANTHROPIC API KEY')).toBe(keyless);
+}
+
+/**
+ * The README's first run: `dev` started, its banner as the README shows it,
+ * the commands it prints run as pasted into another terminal (this run's
+ * environment, whose REDIS_URL names the shared Redis: they reach the
+ * private one all the same), h-1 held on its review page, and Ctrl-C. It
+ * ends before the next step, as the README says: the worker after it serves
+ * the same port.
+ */
+async function tryDev(command: DocCommand): Promise<void> {
+  const shell = startShell(command.text, { cwd: root, env });
+  workers.push(shell);
+  const banner = await waitForBanner({ stdout: shell.stdout, stderr: shell.stderr, running: shell.running });
+  expect(shell.script()).toBe(realpathSync(join(root, 'dist/cli/main.js')));
+  expect(missingOutput(command.expected, shell.stdout())).toBeUndefined();
+  expect(banner.pageUrl).toBe(`http://127.0.0.1:${port}/review/`);
+  const runs = await runPrinted(banner, { cwd: root, env });
+  // Published, held (no key: exit code 4, as the README says), published.
+  expect(
+    runs.map((r) => r.code),
+    runs.map(describeRun).join('\n'),
+  ).toEqual([0, 4, 0]);
+  const held = await eventually('h-1 is held on the review page', async () => {
+    const res = await reviewApi(banner, 'items');
+    const body = (await res.json()) as { items?: Array<{ hypothesisId: string; state: string }> };
+    return body.items?.find((i) => i.hypothesisId === 'h-1');
+  });
+  expect(held.state).toBe('quarantined');
+  await stopWorker(shell);
+  expect(isRedisServer(banner.redisPid)).toBe(false);
+  expect(existsSync(banner.dir)).toBe(false);
 }
 
 async function follow(command: DocCommand): Promise<void> {
@@ -278,6 +304,7 @@ describe('the shell examples of the docs, run in order', () => {
       name,
       async () => {
         ran.add(command);
+        if (command.longRunning && /\bcosci-safety dev\b/.test(command.text)) return tryDev(command);
         if (command.longRunning && /\bcosci-safety worker\b/.test(command.text)) return startWorker(command);
         if (command.longRunning) return follow(command);
         const run = await runShell(command.text, { cwd: root, env });

@@ -25,7 +25,7 @@ export interface DocCommand {
   /** Lines the docs show it printing, in order. */
   expected: string[];
   exitCode: number;
-  /** A service or a `--follow`: it runs until it is stopped. */
+  /** A service (`worker`, `dev`) or a `--follow`: it runs until it is stopped. */
   longRunning: boolean;
 }
 
@@ -89,7 +89,7 @@ export function splitCommands(code: string, firstLine: number): DocCommand[] {
       line: firstLine + start,
       expected: [],
       exitCode: 0,
-      longRunning: /\bcosci-safety worker\b|--follow\b/.test(text),
+      longRunning: /\bcosci-safety (worker|dev)\b|--follow\b/.test(text),
     });
   }
   return commands;

@@ -6,14 +6,13 @@
  * the queue); a second one exits at once, since an operator who asks twice
  * means it. SIGHUP is not handled: there is no configuration reload.
  */
-import type { Config } from '../../config/schema.js';
 import { QUEUE_NAMES, type QueueName } from '../../contracts/queues.js';
-import { CosciError } from '../../errors.js';
 import { startWorkerRuntime } from '../../runtime/worker-runtime.js';
 import { expectPositionals, parseCommand } from '../args.js';
 import { cliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
+import { parsePortFlag, portUnavailable } from '../port.js';
 import { UsageError } from '../usage-error.js';
 import { WORKER_USAGE } from '../usage.js';
 
@@ -35,11 +34,7 @@ export async function runWorker(args: string[], ctx: CliContext): Promise<number
       throw new UsageError(`worker: --concurrency must be a positive integer, got '${values.concurrency}'`, 'worker');
     worker.concurrency = Number(values.concurrency);
   }
-  if (values.port !== undefined) {
-    if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535)
-      throw new UsageError(`worker: --port must be a port number from 0 to 65535, got '${values.port}'`, 'worker');
-    metrics.port = Number(values.port);
-  }
+  if (values.port !== undefined) metrics.port = parsePortFlag('worker', values.port);
   const { config, logger } = cliConfig(ctx, values.config, { worker, metrics });
   let runtime;
   try {
@@ -80,18 +75,4 @@ function parseQueues(value: string): QueueName[] {
     }
   }
   return names as QueueName[];
-}
-
-/** The metrics port taken or forbidden, as PORT_UNAVAILABLE naming the port and the flag; otherwise undefined. */
-function portUnavailable(err: unknown, config: Config, fromFlag: boolean): CosciError | undefined {
-  const { code, syscall } = err as NodeJS.ErrnoException;
-  if (syscall !== 'listen' || (code !== 'EADDRINUSE' && code !== 'EACCES')) return undefined;
-  const { host, port } = config.metrics;
-  const why = code === 'EADDRINUSE' ? 'is already in use' : 'may not be opened by this user';
-  return new CosciError(
-    'PORT_UNAVAILABLE',
-    `port ${port} on ${host} ${why} (the metrics port, ${fromFlag ? '--port' : 'metrics.port'}); ` +
-      'choose another with --port N, or --port 0 for any free port',
-    { cause: err },
-  );
 }
