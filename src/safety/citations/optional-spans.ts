@@ -44,6 +44,12 @@ export interface Reduced {
   text: MatchText;
   /** The offset in `text` of the page text's offset `o` (an offset inside a span: where the span was). */
   at(o: number): number;
+  /**
+   * The offset in the page text of the character at `r` of `text`: the
+   * other way, for an excerpt found here to be located in the page text. A
+   * space that stands for a span cut out is where that span begins.
+   */
+  pageAt(r: number): number;
 }
 
 /** The offsets of `xs` in `[from, to)`, each moved by `by`, appended to `out`. */
@@ -128,5 +134,21 @@ export function withoutOptional(page: MatchText): Reduced {
     // Past the end of its stretch, o is inside a span cut out: where the stretch ends.
     return Math.min(n, Math.min(o, kept[best * 3 + 1]!) + kept[best * 3 + 2]!);
   };
-  return { text: reduced, at };
+  const pageAt = (r: number): number => {
+    // The last stretch that starts in `text` at or before r.
+    let lo = 0;
+    let hi = kept.length / 3 - 1;
+    let best = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (kept[mid * 3]! + kept[mid * 3 + 2]! <= r) {
+        best = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (best < 0) return 0;
+    // Past the end of its stretch, r is a space put where a span was cut out: where the stretch ends.
+    return Math.min(r - kept[best * 3 + 2]!, kept[best * 3 + 1]!);
+  };
+  return { text: reduced, at, pageAt };
 }
