@@ -44,3 +44,5 @@ export {
   textFragmentUrl,
   type TextDirective,
 } from './text-fragment.js';
+export { pageTextDigest } from './text-digest.js';
+export { recheckOutcome, RECHECK_OUTCOMES, type CheckedCitation, type RecheckOutcome } from './recheck.js';
