@@ -67,17 +67,21 @@ export {
 
 // Results: what a job returns and the stores keep.
 export {
+  CitationLocationSchema,
   CitationResultSchema,
   GoalResultSchema,
   HypothesisResultSchema,
+  PageProvenanceSchema,
   RedactionSchema,
   RESULT_SCHEMAS,
   ReportResultSchema,
   ReviewVerificationSchema,
   UrlSummarySchema,
+  type CitationLocation,
   type CitationResult,
   type GoalResult,
   type HypothesisResult,
+  type PageProvenance,
   type ReportResult,
   type ReviewVerification,
   type UrlSummary,
