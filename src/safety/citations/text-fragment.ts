@@ -121,6 +121,9 @@ function skipSpaces(text: string, i: number): number {
  */
 export function findTextDirective(text: string, d: TextDirective): { start: number; end: number } | undefined {
   let from = 0;
+  // The last place textEnd was found: the places of textStart only move on, so a later one may take it again,
+  // and a page that repeats textStart many times is read once for textEnd, not once for each.
+  let lastEnd = -1;
   for (;;) {
     let start: number;
     if (d.prefix !== undefined) {
@@ -136,9 +139,9 @@ export function findTextDirective(text: string, d: TextDirective): { start: numb
     }
     let end = start + d.start.length;
     if (d.end !== undefined) {
-      const e = findTerm(text, d.end, end, false);
-      if (e < 0) return undefined;
-      end = e + d.end.length;
+      if (lastEnd < end) lastEnd = findTerm(text, d.end, end, false);
+      if (lastEnd < 0) return undefined;
+      end = lastEnd + d.end.length;
     }
     if (d.suffix !== undefined && !text.startsWith(d.suffix, skipSpaces(text, end))) continue;
     return { start, end };
