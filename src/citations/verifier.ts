@@ -98,14 +98,17 @@ function withoutFragment(raw: string): string {
   }
 }
 
+/** Fetches refused before any request: the URL was never fetched, and has no page to keep. */
+const NOT_FETCHED = new Set(['invalid_url', 'unsupported_scheme', 'blocked_address']);
+
 /**
  * What a review keeps of a page it was checked against: its answer, when it
  * was fetched, and its text's digest. A failure cached before fetch times
  * were kept has no time, and is left out.
  */
-export function provenanceOf(page: PageText): PageProvenance | undefined {
+function provenanceOf(page: PageText): PageProvenance | undefined {
   if (!page.ok) {
-    if (page.fetchedAt === undefined) return undefined;
+    if (page.fetchedAt === undefined || NOT_FETCHED.has(page.reason)) return undefined;
     return {
       ...(page.status !== undefined ? { status: page.status } : {}),
       fetchedAt: page.fetchedAt,
@@ -230,7 +233,8 @@ export function createVerifier(options: VerifierOptions): Verifier {
     /** Set when the deadline has passed. */
     late: boolean;
     shutdown: AbortSignal | undefined;
-    pages: Record<string, PageProvenance>;
+    /** By the URL as cited: a Map, since a cited URL is any string (`__proto__` too). */
+    pages: Map<string, PageProvenance>;
   }
 
   async function check(e: Evidence, index: number, review: Review): Promise<CitationResult> {
@@ -254,7 +258,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
       throw err;
     }
     const provenance = provenanceOf(page);
-    if (provenance !== undefined) review.pages[e.url] = provenance;
+    if (provenance !== undefined) review.pages.set(e.url, provenance);
     if (!page.ok) return fail('fetch_failed', page.reason);
     const injection = injectionOf(page);
     const sources = sourcesOf(page);
@@ -295,7 +299,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
       const controller = new AbortController();
       // Each citation waiting listens to it: many, by design.
       setMaxListeners(0, controller.signal);
-      const review: Review = { seen, signal: controller.signal, late: false, shutdown: signal, pages: {} };
+      const review: Review = { seen, signal: controller.signal, late: false, shutdown: signal, pages: new Map() };
       const timer = setTimeout(() => {
         review.late = true;
         controller.abort(new Error(`review deadline of ${options.deadlineMs} ms passed`));
@@ -326,7 +330,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
       // A shutdown while the last citations were cut by the deadline still
       // sends the job back: its next run has a whole deadline of its own.
       if (signal?.aborted) throw stopped();
-      return { results, pages: review.pages };
+      return { results, pages: Object.fromEntries(review.pages) };
     },
   };
   return verifier;

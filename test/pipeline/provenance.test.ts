@@ -152,6 +152,22 @@ describe('provenance of a review', () => {
     expect(Date.parse(second.verifiedAt)).toBeGreaterThan(Date.parse(second.pages![u('/article')]!.fetchedAt));
   });
 
+  it('keeps no page for a URL refused before any request', async () => {
+    await h.publisher.publishReviewRecorded({
+      reviewId: 'prov-3',
+      hypothesisId: 'h-prov',
+      revision: 1,
+      evidence: [
+        { claim: 'a loopback literal', url: `http://127.0.0.1:${pages.port}/article`, excerpt: 'rapamycin' },
+        { claim: 'not a URL', url: '__proto__', excerpt: 'rapamycin' },
+      ],
+    });
+    await h.waitForJob('review.recorded', 'review.prov-3.r1', 'completed', 15_000);
+    const stored = (await createReviewStore(h.redis, h.config.redis.key_prefix).get('prov-3'))!;
+    expect(stored.results.map((r) => r.reason)).toEqual(['blocked_address', 'invalid_url']);
+    expect(stored.pages).toEqual({});
+  });
+
   it('a recheck of pages that have not changed finds every citation unchanged', async () => {
     const before = pages.hits.get('/article')!;
     const { code, report } = await recheck();
