@@ -143,6 +143,16 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     for (const hypothesisId of ids) await review.decide('confirmed', { hypothesisId, by: 'Test', note: 'done' });
   }
   const scrollWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
+  /** A signed-in page with the item open, found in the queue newest first. */
+  async function openNewest(id: string): Promise<Page> {
+    const page = await open();
+    await signIn(page);
+    await page.locator('#f-order').selectOption('newest');
+    const item = row(page, id);
+    await poll(() => item.count()).toBe(1);
+    await item.locator('.open').click();
+    return page;
+  }
 
   async function axe(page: Page): Promise<string[]> {
     await page.addScriptTag({ content: AXE });
@@ -734,12 +744,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     // Short: the passage whole, with the '-', ',' and '&' the syntax uses percent-encoded.
     expect(short).toBe(`${url}#:~:text=dose%2Dresponse%20curve%2C%20for%20rats%20%26%20mice`);
 
-    const page = await open();
-    await signIn(page);
-    await page.locator('#f-order').selectOption('newest');
-    const item = row(page, 'page-passage');
-    await poll(() => item.count()).toBe(1);
-    await item.locator('.open').click();
+    const page = await openNewest('page-passage');
     const citation = page.locator('#evidence li.citation').first();
     await poll(() => page.locator('#evidence li.citation').count()).toBe(2);
     const a = citation.locator('a.passage-link');
@@ -795,12 +800,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
       counts: { ok: 2, unverified: 0, fetch_failed: 0 },
       verifiedAt: new Date().toISOString(),
     });
-    const page = await open();
-    await signIn(page);
-    await page.locator('#f-order').selectOption('newest');
-    const item = row(page, 'page-forged');
-    await poll(() => item.count()).toBe(1);
-    await item.locator('.open').click();
+    const page = await openNewest('page-forged');
     await poll(() => page.locator('#evidence li.citation').count()).toBe(2);
     expect(await page.locator('#evidence a').count()).toBe(0);
   });
