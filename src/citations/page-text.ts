@@ -5,7 +5,7 @@
  * parse-pool.ts). The result is what the page cache stores.
  */
 import { fetchPage, type FetchOptions } from '../fetcher/fetch-page.js';
-import type { MatchText, PageSources, SourceScan } from '../safety/citations/index.js';
+import { pageTextDigest, type MatchText, type PageSources, type SourceScan } from '../safety/citations/index.js';
 import { isReadable, mediaType, type Extraction } from './extract.js';
 
 /**
@@ -21,9 +21,11 @@ import { isReadable, mediaType, type Extraction } from './extract.js';
  * a suspected page cached with it would be reported without one; version 5
  * left out the article of a page streamed in hidden blocks (streamed-html.ts)
  * and held a tooltip's text as required, so an excerpt of either page would
- * be reported not found for as long as it stayed cached.
+ * be reported not found for as long as it stayed cached; version 6 had no
+ * provenance (HTTP status, fetch time, text digest), and a review citing a
+ * page cached with it would be recorded without the page's.
  */
-export const PAGE_TEXT_VERSION = 6;
+export const PAGE_TEXT_VERSION = 7;
 
 export type PageText =
   | {
@@ -43,6 +45,12 @@ export type PageText =
       script?: MatchText;
       contentType: string;
       finalUrl: string;
+      /** The HTTP status of the answer read (a 2xx). */
+      status: number;
+      /** When the answer was read (ISO 8601): a page from the cache was fetched then, not when it is cited. */
+      fetchedAt: string;
+      /** The SHA-256 of the texts an excerpt is matched in (recheck.ts pageTextDigest), for a recheck to compare. */
+      textSha256: string;
       wireBytes: number;
       /** True when only part of the document was read (a PDF past `citations.pdf_max_pages`). */
       truncated?: boolean;
@@ -51,7 +59,15 @@ export type PageText =
       /** Why there is no scan (too_slow, too_large, crashed). */
       scanFailed?: string;
     }
-  | { ok: false; reason: string; detail: string };
+  | {
+      ok: false;
+      reason: string;
+      detail: string;
+      /** The HTTP status of the final answer, when one came. */
+      status?: number;
+      /** When the fetch ended (absent in a failure cached before it was kept). */
+      fetchedAt?: string;
+    };
 
 /** The texts of a page read from its PageText, for the matcher. */
 export function pageSources(page: PageText & { ok: true }): PageSources {
@@ -74,17 +90,28 @@ export interface DocumentReader {
 
 export async function fetchPageText(url: string, options: FetchOptions, reader: DocumentReader): Promise<PageText> {
   const fetched = await fetchPage(url, options);
-  if (!fetched.ok) return { ok: false, reason: fetched.reason, detail: fetched.detail };
+  const fetchedAt = new Date().toISOString();
+  if (!fetched.ok) {
+    return {
+      ok: false,
+      reason: fetched.reason,
+      detail: fetched.detail,
+      ...(fetched.status !== undefined ? { status: fetched.status } : {}),
+      fetchedAt,
+    };
+  }
+  const answered = { status: fetched.status, fetchedAt };
   // Refused here without a thread: the media type alone tells.
   if (!isReadable(fetched.contentType)) {
     return {
       ok: false,
       reason: 'unsupported_content_type',
       detail: `content type ${mediaType(fetched.contentType) || '(none)'} is not HTML, plain text or PDF`,
+      ...answered,
     };
   }
   const extracted = await reader.extract(fetched.body, fetched.contentType);
-  if (!extracted.ok) return { ok: false, reason: extracted.reason, detail: extracted.detail };
+  if (!extracted.ok) return { ok: false, reason: extracted.reason, detail: extracted.detail, ...answered };
   const { text, jsonLdAt, script } = extracted.sources;
   return {
     ok: true,
@@ -97,6 +124,8 @@ export async function fetchPageText(url: string, options: FetchOptions, reader: 
     ...(script !== undefined ? { script } : {}),
     contentType: mediaType(fetched.contentType),
     finalUrl: fetched.finalUrl,
+    ...answered,
+    textSha256: pageTextDigest(text.text, script?.text),
     wireBytes: fetched.wireBytes,
     ...(extracted.truncated ? { truncated: true } : {}),
     ...(extracted.scan !== undefined ? { scan: extracted.scan } : {}),

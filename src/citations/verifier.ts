@@ -10,10 +10,22 @@ import { setMaxListeners } from 'node:events';
 import type { CitationStatus } from '../contracts/events.js';
 import { CosciError } from '../errors.js';
 import type { Evidence } from '../contracts/payloads.js';
-import type { CitationResult, SourceInjection, UrlSummary } from '../contracts/results.js';
+import type {
+  CitationLocation,
+  CitationResult,
+  PageProvenance,
+  SourceInjection,
+  UrlSummary,
+} from '../contracts/results.js';
 import type { FetchOptions } from '../fetcher/fetch-page.js';
 import type { HostLimiter } from '../fetcher/fetch-page.js';
-import { matchInPage, type PageSources } from '../safety/citations/index.js';
+import {
+  locateInPage,
+  passageDirective,
+  textFragmentUrl,
+  type PageLocation,
+  type PageSources,
+} from '../safety/citations/index.js';
 import { DEFAULT_INJECTION_THRESHOLD } from '../safety/injection/index.js';
 import type { PageCache } from './page-cache.js';
 import { fetchPageText, pageSources, type DocumentReader, type PageText } from './page-text.js';
@@ -44,8 +56,17 @@ export interface VerifierOptions {
   onFetch?: (page: PageText, seconds: number) => void;
 }
 
+/** A review's citations checked, and the pages they were checked against. */
+export interface Verification {
+  results: CitationResult[];
+  /** Each page fetched (or read from the page cache), by the URL as cited. */
+  pages: Record<string, PageProvenance>;
+}
+
 export interface Verifier {
   verify(evidence: Evidence[], seenUrls?: string[], signal?: AbortSignal): Promise<CitationResult[]>;
+  /** {@link Verifier.verify}, with the provenance of the pages. */
+  verifyWithPages(evidence: Evidence[], seenUrls?: string[], signal?: AbortSignal): Promise<Verification>;
 }
 
 /** The URL as the seen-list check compares it: parsed, without its fragment. */
@@ -65,6 +86,72 @@ function hostOf(raw: string): string {
   } catch {
     return '';
   }
+}
+
+function withoutFragment(raw: string): string {
+  try {
+    const url = new URL(raw);
+    url.hash = '';
+    return url.href;
+  } catch {
+    return raw;
+  }
+}
+
+/** Fetches refused before any request: the URL was never fetched, and has no page to keep. */
+const NOT_FETCHED = new Set(['invalid_url', 'unsupported_scheme', 'blocked_address']);
+
+/**
+ * What a review keeps of a page it was checked against: its answer, when it
+ * was fetched, and its text's digest. A failure cached before fetch times
+ * were kept has no time, and is left out.
+ */
+function provenanceOf(page: PageText): PageProvenance | undefined {
+  if (!page.ok) {
+    if (page.fetchedAt === undefined || NOT_FETCHED.has(page.reason)) return undefined;
+    return {
+      ...(page.status !== undefined ? { status: page.status } : {}),
+      fetchedAt: page.fetchedAt,
+      reason: page.reason,
+    };
+  }
+  return {
+    finalUrl: withoutFragment(page.finalUrl),
+    status: page.status,
+    contentType: page.contentType,
+    fetchedAt: page.fetchedAt,
+    textSha256: page.textSha256,
+    textVersion: page.v,
+  };
+}
+
+/**
+ * Where the excerpt is, and the link that opens the page there: the page's
+ * URL after redirects, with the fragment of the URL as cited (the page cache
+ * keeps one page for every fragment), and a text directive from the page's
+ * text. The JSON-LD text is not shown by the page: no link into it.
+ */
+function locationOf(
+  cited: string,
+  page: PageText & { ok: true },
+  sources: PageSources,
+  at: PageLocation & { found: true },
+): CitationLocation {
+  const location: CitationLocation = { start: at.start, end: at.end };
+  if (at.source === 'json_ld') return location;
+  const text = at.source === 'script_json' ? sources.script : sources.text;
+  const directive = text === undefined ? undefined : passageDirective(text, at.start, at.end);
+  if (directive === undefined) return location;
+  let base: string;
+  try {
+    const url = new URL(page.finalUrl);
+    url.hash = new URL(cited.trim()).hash;
+    base = url.href;
+  } catch {
+    return location;
+  }
+  const link = textFragmentUrl(base, directive);
+  return link === undefined ? location : { ...location, textFragmentUrl: link };
 }
 
 const SEVERITY: Record<CitationStatus, number> = { ok: 0, unverified: 1, fetch_failed: 2 };
@@ -146,6 +233,8 @@ export function createVerifier(options: VerifierOptions): Verifier {
     /** Set when the deadline has passed. */
     late: boolean;
     shutdown: AbortSignal | undefined;
+    /** By the URL as cited: a Map, since a cited URL is any string (`__proto__` too). */
+    pages: Map<string, PageProvenance>;
   }
 
   async function check(e: Evidence, index: number, review: Review): Promise<CitationResult> {
@@ -168,10 +257,13 @@ export function createVerifier(options: VerifierOptions): Verifier {
       if (review.late && !review.shutdown?.aborted) return fail('fetch_failed', REVIEW_DEADLINE);
       throw err;
     }
+    const provenance = provenanceOf(page);
+    if (provenance !== undefined) review.pages.set(e.url, provenance);
     if (!page.ok) return fail('fetch_failed', page.reason);
     const injection = injectionOf(page);
-    const match = matchInPage(
-      sourcesOf(page),
+    const sources = sourcesOf(page);
+    const match = locateInPage(
+      sources,
       e.excerpt,
       options.prefixChars > 0 ? { prefixChars: options.prefixChars } : undefined,
     );
@@ -185,11 +277,21 @@ export function createVerifier(options: VerifierOptions): Verifier {
         ...injection,
       };
     }
-    return { ...base, status: 'ok', source: match.source, citation_unverified: false, ...injection };
+    return {
+      ...base,
+      status: 'ok',
+      source: match.source,
+      citation_unverified: false,
+      ...injection,
+      location: locationOf(e.url, page, sources, match),
+    };
   }
 
-  return {
+  const verifier: Verifier = {
     async verify(evidence, seenUrls, signal) {
+      return (await verifier.verifyWithPages(evidence, seenUrls, signal)).results;
+    },
+    async verifyWithPages(evidence, seenUrls, signal) {
       const seen = seenUrls ? new Set(seenUrls.map(canonicalUrl)) : undefined;
       // The review's own signal, linked to the shutdown signal by hand and
       // unlinked at the end: AbortSignal.any keeps what it makes from a
@@ -197,7 +299,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
       const controller = new AbortController();
       // Each citation waiting listens to it: many, by design.
       setMaxListeners(0, controller.signal);
-      const review: Review = { seen, signal: controller.signal, late: false, shutdown: signal };
+      const review: Review = { seen, signal: controller.signal, late: false, shutdown: signal, pages: new Map() };
       const timer = setTimeout(() => {
         review.late = true;
         controller.abort(new Error(`review deadline of ${options.deadlineMs} ms passed`));
@@ -228,7 +330,8 @@ export function createVerifier(options: VerifierOptions): Verifier {
       // A shutdown while the last citations were cut by the deadline still
       // sends the job back: its next run has a whole deadline of its own.
       if (signal?.aborted) throw stopped();
-      return results;
+      return { results, pages: Object.fromEntries(review.pages) };
     },
   };
+  return verifier;
 }

@@ -5,6 +5,7 @@
  * (blocked for good, or held for a person); 5 may try again later; 130 was
  * stopped by a signal, and 141 lost its reader, before the command's answer.
  */
+import type { ReviewRecheck } from '../contracts/recheck.js';
 import type { CitationResult, ReportResult } from '../contracts/results.js';
 import type { ErrorCode } from '../errors.js';
 import type { Action } from '../safety/classification/verdict.js';
@@ -142,4 +143,33 @@ export function exitCodeOfCitation(result: Pick<CitationResult, 'status' | 'reas
     case 'fetch_failed':
       return REFUSED_FETCHES.has(result.reason ?? '') ? EXIT.refused : EXIT.unavailable;
   }
+}
+
+/**
+ * Fetch failures that say nothing of the page: it was not reached, and may be
+ * later. Any other (`http_404`, `http_410`, a page that is no longer a
+ * document) is the page's answer.
+ */
+function unreached(reason: string | undefined): boolean {
+  return (
+    reason === 'timeout' ||
+    reason === 'connection_error' ||
+    reason === 'dns_error' ||
+    reason === 'review_deadline' ||
+    reason === 'content_too_slow' ||
+    /^http_(429|5\d\d)$/.test(reason ?? '')
+  );
+}
+
+/**
+ * A recheck of a review's evidence: held (4) when an excerpt that was on its
+ * page is gone (not on the page now, or the page answers that it is not
+ * there), as an unverified citation is; unavailable (5) when the only ones
+ * gone are on pages not reached now, which may be later; else ok. Citations
+ * that were not ok when verified do not count here.
+ */
+export function exitCodeOfRecheck(report: Pick<ReviewRecheck, 'results'>): ExitCode {
+  const lost = report.results.filter((r) => r.was === 'ok' && r.outcome === 'gone');
+  if (lost.some((r) => !(r.status === 'fetch_failed' && unreached(r.reason)))) return EXIT.held;
+  return lost.length > 0 ? EXIT.unavailable : EXIT.ok;
 }

@@ -52,7 +52,8 @@ Commands:
   publish     publish a hypothesis.saved or review.recorded job
   submit      submit a goal or a final report, optionally waiting for the result
   classify    classify text once with the configured model (no Redis)
-  verify      check once that an excerpt is on a web page (no Redis)
+  verify      check once that an excerpt is on a web page (no Redis), or
+              recheck the evidence of a review verified before
   events      print events from the stream
   quarantine  list held hypotheses, show one, release or confirm it
   quote       wrap untrusted text from stdin in boundary tags

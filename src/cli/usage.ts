@@ -78,12 +78,21 @@ export const SCAN_USAGE = `cosci-safety scan [--config FILE] [--file TEXT_FILE] 
                   safety.injection_threshold of the configuration (0.7)`;
 
 export const VERIFY_USAGE = `cosci-safety verify [--config FILE] --url URL (--excerpt TEXT | --excerpt-file FILE)
+cosci-safety verify [--config FILE] --recheck REVIEW_ID [--revision N]
   Fetches URL (http or https, public addresses only unless allow-listed in
   citations.allow_private_hosts) and checks that the excerpt is on the page.
-  Prints {status, reason?, excerptLen, ...}. Exit code 0 when the excerpt is
-  on the page, 4 when it is not (unverified), 1 when the URL may not be
-  fetched (blocked_address, invalid_url, unsupported_scheme), 5 when the page
-  could not be read (timeout, connection_error, http_404, ...).`;
+  Prints {status, reason?, excerptLen, location?, page, ...}. Exit code 0 when
+  the excerpt is on the page, 4 when it is not (unverified), 1 when the URL
+  may not be fetched (blocked_address, invalid_url, unsupported_scheme), 5
+  when the page could not be read (timeout, connection_error, http_404, ...).
+  --recheck fetches the pages of a review the worker verified again (Redis)
+  and prints, per citation, what became of it: unchanged, changed_present
+  (the page changed, the excerpt is still on it), gone, or present (no digest
+  to compare with); emits citation_rechecked and review_rechecked. Exit code
+  0 when every excerpt that was on its page still is, 4 when one is gone, 5
+  when the only ones gone are on pages not reached now, 1 for a review not
+  verified (REVIEW_NOT_FOUND). --revision picks a revision (default: the
+  latest verified).`;
 
 export const WORKER_USAGE = `cosci-safety worker [--config FILE] [--queues a,b] [--concurrency N] [--port N]
   Runs the classification processors against Redis until SIGTERM/SIGINT.

@@ -67,17 +67,21 @@ export {
 
 // Results: what a job returns and the stores keep.
 export {
+  CitationLocationSchema,
   CitationResultSchema,
   GoalResultSchema,
   HypothesisResultSchema,
+  PageProvenanceSchema,
   RedactionSchema,
   RESULT_SCHEMAS,
   ReportResultSchema,
   ReviewVerificationSchema,
   UrlSummarySchema,
+  type CitationLocation,
   type CitationResult,
   type GoalResult,
   type HypothesisResult,
+  type PageProvenance,
   type ReportResult,
   type ReviewVerification,
   type UrlSummary,
@@ -99,6 +103,7 @@ export {
   CITATION_STATUSES,
   CONFLICT_TARGETS,
   ClassifierDegradedDataSchema,
+  CitationRecheckedDataSchema,
   CitationUnverifiedDataSchema,
   EVENT_SCHEMAS,
   EVENT_TYPES,
@@ -107,8 +112,10 @@ export {
   HypothesisEventDataSchema,
   REPORT_OUTCOMES,
   ReportEventDataSchema,
+  ReviewRecheckedDataSchema,
   ReviewVerifiedDataSchema,
   RevisionConflictDataSchema,
+  type CitationRecheckedData,
   type CitationStatus,
   type CitationUnverifiedData,
   type ClassifierDegradedData,
@@ -119,9 +126,19 @@ export {
   type HypothesisEventData,
   type ReportEventData,
   type ReportOutcome,
+  type ReviewRecheckedData,
   type ReviewVerifiedData,
   type RevisionConflictData,
 } from '../contracts/events.js';
+
+// A recheck of a review's evidence (`cosci-safety verify --recheck`): what became of each citation.
+export { RECHECK_OUTCOMES, type RecheckOutcome } from '../safety/citations/recheck.js';
+export {
+  CitationRecheckSchema,
+  ReviewRecheckSchema,
+  type CitationRecheck,
+  type ReviewRecheck,
+} from '../contracts/recheck.js';
 
 // Errors, matched by `code`.
 export { CosciError, PayloadError, RevisionConflictError, type ErrorCode } from '../errors.js';

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { INJECTION_SOURCES } from '../safety/citations/injection-sources.js';
+import { RECHECK_OUTCOMES } from '../safety/citations/recheck.js';
 import { ACTIONS, DEGRADED_REASONS } from '../safety/classification/verdict.js';
 
 /** What every verdict event carries. */
@@ -133,6 +134,54 @@ export const ReviewVerifiedDataSchema = z.object({
 });
 export type ReviewVerifiedData = z.infer<typeof ReviewVerifiedDataSchema>;
 
+/** What a recheck says of one citation: in its event and in the recheck's report (recheck.ts). */
+export const RecheckedCitationFields = {
+  /** The citation's position in the review's evidence. */
+  index: z.number().int().nonnegative(),
+  url: z.string(),
+  outcome: z.enum(RECHECK_OUTCOMES),
+  /** The citation's status when the review was verified, and now. */
+  was: z.enum(CITATION_STATUSES),
+  status: z.enum(CITATION_STATUSES),
+  /** Why it is not ok now. */
+  reason: z.string().optional(),
+};
+
+/**
+ * A recheck found a citation other than it was verified
+ * (docs/citations.md#rechecking-the-evidence): its page changed, or its
+ * excerpt is gone. Once per citation and what was found (the outcome, the
+ * status and the page's text digest now): a recheck that finds the same
+ * again appends nothing.
+ */
+export const CitationRecheckedDataSchema = z.object({
+  reviewId: z.string(),
+  hypothesisId: z.string(),
+  revision: z.number().int().nonnegative(),
+  ...RecheckedCitationFields,
+  /** The page's text digest when verified, and now (absent where no text was read). */
+  previousTextSha256: z.string().optional(),
+  textSha256: z.string().optional(),
+  /** The page now: its URL after redirects and the HTTP status of its answer. */
+  finalUrl: z.string().optional(),
+  httpStatus: z.number().int().optional(),
+  verifiedAt: z.string(),
+  recheckedAt: z.string(),
+});
+export type CitationRecheckedData = z.infer<typeof CitationRecheckedDataSchema>;
+
+/** One recheck of a review revision's citations, counted by outcome; once per what it found. */
+export const ReviewRecheckedDataSchema = z.object({
+  reviewId: z.string(),
+  hypothesisId: z.string(),
+  revision: z.number().int().nonnegative(),
+  counts: z.record(z.enum(RECHECK_OUTCOMES), z.number().int().nonnegative()),
+  total: z.number().int().nonnegative(),
+  verifiedAt: z.string(),
+  recheckedAt: z.string(),
+});
+export type ReviewRecheckedData = z.infer<typeof ReviewRecheckedDataSchema>;
+
 /** A person's decision on a held hypothesis revision. */
 export const HypothesisDecisionDataSchema = z.object({
   hypothesisId: z.string(),
@@ -210,6 +259,8 @@ export const EVENT_SCHEMAS = {
   citation_unverified: CitationUnverifiedDataSchema,
   source_injection_suspected: SourceInjectionSuspectedDataSchema,
   review_verified: ReviewVerifiedDataSchema,
+  citation_rechecked: CitationRecheckedDataSchema,
+  review_rechecked: ReviewRecheckedDataSchema,
   hypothesis_released: HypothesisDecisionDataSchema,
   hypothesis_confirmed: HypothesisDecisionDataSchema,
   revision_conflict: RevisionConflictDataSchema,

@@ -54,6 +54,50 @@ export const SourceInjectionSchema = z.object({
 });
 export type SourceInjection = z.infer<typeof SourceInjectionSchema>;
 
+/**
+ * Where an `ok` excerpt is on its page (docs/citations.md#provenance): offsets
+ * in UTF-16 code units into the text of the result's `source` as the service
+ * extracted and normalised it (the visible text with its JSON-LD text, or
+ * the JSON text of the scripts), from the start of its first part to the end
+ * of its last; and a link that opens the page scrolled to the passage.
+ */
+export const CitationLocationSchema = z.object({
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+  /**
+   * The page's URL after redirects with a text directive (`#:~:text=...`) built
+   * from the page's text there; absent when the passage is in the JSON-LD text,
+   * which the page does not show, or holds no word.
+   */
+  textFragmentUrl: z.string().optional(),
+});
+export type CitationLocation = z.infer<typeof CitationLocationSchema>;
+
+/**
+ * A page fetched to check a review's citations, as it was then
+ * (docs/citations.md#provenance): what a recheck compares with.
+ */
+export const PageProvenanceSchema = z.object({
+  /** The URL of the page read, after redirects, without a fragment. */
+  finalUrl: z.string().optional(),
+  /** The HTTP status of the final answer; absent when none came (a DNS or connection failure, a timeout). */
+  status: z.number().int().optional(),
+  /** The media type of the answer read. */
+  contentType: z.string().optional(),
+  /** When the page was fetched: a page read from the page cache was fetched before the review was verified. */
+  fetchedAt: z.iso.datetime({ offset: true }),
+  /** The SHA-256 of the page's text as matched, 64 hex digits; absent when no text was read. */
+  textSha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+  /** The version of the text's extraction the digest is of: digests of two versions do not compare. */
+  textVersion: z.number().int().positive().optional(),
+  /** Why no text was read (a citation's fetch_failed reason: http_404, timeout, ...). */
+  reason: z.string().optional(),
+});
+export type PageProvenance = z.infer<typeof PageProvenanceSchema>;
+
 /** The check of one cited evidence entry. */
 export const CitationResultSchema = z.object({
   /** The entry's position in the review's evidence. */
@@ -82,6 +126,8 @@ export const CitationResultSchema = z.object({
   excerpt: z.string().optional(),
   /** Present when the cited document is suspected of carrying instructions for an AI reader. */
   injection: SourceInjectionSchema.optional(),
+  /** When ok, where the excerpt is on the page; absent in results stored before locations were kept. */
+  location: CitationLocationSchema.optional(),
 });
 export type CitationResult = z.infer<typeof CitationResultSchema>;
 
@@ -104,6 +150,12 @@ export const ReviewVerificationSchema = z.object({
   summary: z.record(z.string(), UrlSummarySchema),
   counts: z.record(z.enum(CITATION_STATUSES), z.number().int().nonnegative()),
   verifiedAt: z.iso.datetime({ offset: true }),
+  /**
+   * Each page fetched for the citations, by the URL as cited (as `summary`):
+   * final URL, HTTP status, content type, fetch time and text digest. Absent
+   * in results stored before pages were kept, and when verification is off.
+   */
+  pages: z.record(z.string(), PageProvenanceSchema).optional(),
 });
 export type ReviewVerification = z.infer<typeof ReviewVerificationSchema>;
 

@@ -47,10 +47,12 @@ export function createReviewProcessor(deps: ReviewProcessorDeps) {
     if (found && found.content !== content) return conflict(found.content);
     let result = found?.result;
     if (!result) {
-      const verified = deps.enabled ? await deps.verifier.verify(p.evidence, p.seenUrls, deps.signal) : [];
+      const verified = deps.enabled
+        ? await deps.verifier.verifyWithPages(p.evidence, p.seenUrls, deps.signal)
+        : { results: [], pages: undefined };
       // The claim and excerpt go with each result: a person reviewing the
       // hypothesis reads what was cited, not only whether it was found.
-      const results = verified.map((r) => ({
+      const results = verified.results.map((r) => ({
         ...r,
         claim: p.evidence[r.index]?.claim ?? '',
         excerpt: p.evidence[r.index]?.excerpt ?? '',
@@ -65,6 +67,8 @@ export function createReviewProcessor(deps: ReviewProcessorDeps) {
           summary: summarize(results),
           counts: countByStatus(results),
           verifiedAt: new Date().toISOString(),
+          // The pages as they were checked: what a recheck compares with (docs/citations.md#provenance).
+          ...(verified.pages !== undefined ? { pages: verified.pages } : {}),
         },
         content,
       );

@@ -19,10 +19,12 @@ import type { Config } from '../config/schema.js';
 import { createFetchAgent, HostLimiter, type FetchOptions } from '../fetcher/fetch-page.js';
 import { staticHostsLookup } from '../fetcher/static-hosts.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { createPageCache } from '../citations/page-cache.js';
+import { createPageCache, type PageCache } from '../citations/page-cache.js';
 import type { DocumentReader } from '../citations/page-text.js';
 import { CLOCK_FACTOR, ParsePool } from '../citations/parse-pool.js';
 import { createVerifier, type Verifier } from '../citations/verifier.js';
+import { createRechecker, type Rechecker } from '../citations/rechecker.js';
+import { createRunPageCache } from '../citations/run-page-cache.js';
 
 export function fetchOptionsFrom(config: Config): FetchOptions {
   const c = config.citations;
@@ -68,7 +70,13 @@ export function buildParsePool(config: Config, deps: { metrics?: Metrics | undef
 
 export function buildVerifier(
   config: Config,
-  deps: { reader: DocumentReader; redis?: Redis | undefined; metrics?: Metrics | undefined },
+  deps: {
+    reader: DocumentReader;
+    redis?: Redis | undefined;
+    metrics?: Metrics | undefined;
+    /** A cache of its own (a recheck's, which reads every page afresh), without `redis`: not the shared one. */
+    cache?: PageCache | undefined;
+  },
 ): Verifier {
   const c = config.citations;
   const m = deps.metrics;
@@ -93,6 +101,7 @@ export function buildVerifier(
           onResult: (result) => m?.fetchCache.inc({ result }),
         })
       : undefined,
+    ...(deps.cache !== undefined ? { cache: deps.cache } : {}),
     onFetch(page, seconds) {
       m?.fetchDuration.observe({ outcome: page.ok ? 'ok' : page.reason }, seconds);
       if (page.ok) m?.fetchBytes.inc(page.wireBytes);
@@ -177,6 +186,29 @@ export function buildClassifier(
 }
 
 /**
+ * The recheck of a review's evidence (`verify --recheck`): the stored result
+ * from Redis, the pages fetched afresh (a cache of the run's own, never the
+ * worker's page cache), and the events on the event stream.
+ */
+export function buildRechecker(config: Config, redis: Redis, reader: DocumentReader): Rechecker {
+  return createRechecker({
+    reviews: createReviewStore(redis, config.redis.key_prefix),
+    verifier: buildVerifier(config, { reader, cache: createRunPageCache() }),
+    emitter: eventEmitterOf(config, redis),
+  });
+}
+
+function eventEmitterOf(config: Config, redis: Redis, metrics?: Metrics) {
+  return createEventEmitter({
+    redis,
+    stream: config.redis.events_stream,
+    dedupeTtlSeconds: config.redis.event_dedupe_ttl_seconds,
+    maxLen: config.redis.events_max_len,
+    ...(metrics ? { onEmitted: (type) => metrics.events.inc({ type }) } : {}),
+  });
+}
+
+/**
  * The review service over a Redis connection: for the CLI and the HTTP review
  * API. It fails with REVIEW_UNAVAILABLE when Redis is out of reach
  * (src/review/availability.ts); the HTTP API gives it a connection with
@@ -188,13 +220,7 @@ export function buildReviewService(config: Config, redis: Redis, metrics?: Metri
     verdicts: createVerdictStore(redis, prefix),
     decisions: createDecisionStore(redis, prefix),
     reviews: createReviewStore(redis, prefix),
-    emitter: createEventEmitter({
-      redis,
-      stream: config.redis.events_stream,
-      dedupeTtlSeconds: config.redis.event_dedupe_ttl_seconds,
-      maxLen: config.redis.events_max_len,
-      ...(metrics ? { onEmitted: (type) => metrics.events.inc({ type }) } : {}),
-    }),
+    emitter: eventEmitterOf(config, redis, metrics),
     metrics,
   });
   return failFastWhenUnreachable(service, redis);

@@ -146,6 +146,17 @@ const LISTED: Case[] = [
   { args: ['quarantine', 'list', '--limit', 'all'], code: 'USAGE', says: '--limit must be a positive integer' },
   { args: ['quarantine', 'purge'], code: 'USAGE', says: "expected list, show, release or confirm, got 'purge'" },
   { args: ['verify', '--excerpt', 'x'], code: 'USAGE', says: '--url is required' },
+  { args: ['verify', '--recheck', 'r-1', '--url', 'https://example.org/'], code: 'USAGE', says: 'not both' },
+  {
+    args: ['verify', '--recheck', 'r-1', '--revision', 'two'],
+    code: 'USAGE',
+    says: "--revision must be a whole number, got 'two'",
+  },
+  {
+    args: ['verify', '--url', 'https://example.org/', '--revision', '1'],
+    code: 'USAGE',
+    says: '--revision goes with --recheck',
+  },
   { args: ['quote'], code: 'USAGE', says: '--id is required' },
   { args: ['quote', '--id', ''], code: 'QUOTING_BAD_ID', says: 'quote: --id: id must be a non-empty string' },
   { args: ['quote', '--id', 'x'.repeat(300)], code: 'QUOTING_BAD_ID', says: 'id must be at most' },

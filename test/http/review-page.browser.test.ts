@@ -143,6 +143,16 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     for (const hypothesisId of ids) await review.decide('confirmed', { hypothesisId, by: 'Test', note: 'done' });
   }
   const scrollWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
+  /** A signed-in page with the item open, found in the queue newest first. */
+  async function openNewest(id: string): Promise<Page> {
+    const page = await open();
+    await signIn(page);
+    await page.locator('#f-order').selectOption('newest');
+    const item = row(page, id);
+    await poll(() => item.count()).toBe(1);
+    await item.locator('.open').click();
+    return page;
+  }
 
   async function axe(page: Page): Promise<string[]> {
     await page.addScriptTag({ content: AXE });
@@ -702,6 +712,97 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     );
     expect(await citation.locator('q').allTextContents()).toEqual(['repeated', snippet]);
     expect(await page.locator('#evidence b').count()).toBe(0);
+  });
+
+  it('links each ok citation to its passage: the cited page opens scrolled to it, in a new tab', async () => {
+    // A page long enough that the passage is far below the first screen.
+    const filler = '<p>The strains were kept on rich medium at 30 degrees and passaged every second day.</p>';
+    const passage =
+      'Deletion of the kinase abolished phosphorylation of the transcription factor in every strain tested, ' +
+      'and the mutant cells arrested in G1 within two hours.';
+    pages.page(
+      '/long-article',
+      `<!doctype html><html><head><title>Results</title></head><body><article>${filler.repeat(120)}` +
+        `<p id="passage">${passage}</p>${filler.repeat(120)}` +
+        '<p id="short">The dose-response curve, for rats &amp; mice, was flat.</p></article></body></html>',
+    );
+    await classify(h, 'page-passage', `${RISKY} cites a long results section`, 'Kinase deletion');
+    const url = `${pages.base}/long-article`;
+    await h.publisher.publishReviewRecorded({
+      reviewId: 'page-passage-review',
+      hypothesisId: 'page-passage',
+      revision: 1,
+      evidence: [
+        { claim: 'The kinase is needed for the phosphorylation', url, excerpt: passage },
+        { claim: 'No dose effect', url, excerpt: 'dose-response curve, for rats & mice' },
+      ],
+    });
+    await h.waitForJob('review.recorded', 'review.page-passage-review.r1');
+    const stored = (await createReviewStore(h.redis, h.config.redis.key_prefix).get('page-passage-review'))!;
+    const [link, short] = stored.results.map((r) => r.location!.textFragmentUrl!);
+    expect(link).toBe(`${url}#:~:text=deletion%20of%20the,within%20two%20hours`);
+    // Short: the passage whole, with the '-', ',' and '&' the syntax uses percent-encoded.
+    expect(short).toBe(`${url}#:~:text=dose%2Dresponse%20curve%2C%20for%20rats%20%26%20mice`);
+
+    const page = await openNewest('page-passage');
+    const citation = page.locator('#evidence li.citation').first();
+    await poll(() => page.locator('#evidence li.citation').count()).toBe(2);
+    const a = citation.locator('a.passage-link');
+    expect(await a.getAttribute('href')).toBe(link);
+    expect([await a.getAttribute('target'), await a.getAttribute('rel')]).toEqual(['_blank', 'noopener noreferrer']);
+    expect(await citation.locator('.page-line').textContent()).toMatch(
+      /^fetched just now \(.* UTC\) · HTTP 200 · text\/html$/,
+    );
+    await citation.screenshot({ path: `${IMAGES}review-passage.png` });
+
+    // Followed as a reader follows it: the page opens at the passage, not at its top.
+    for (const [n, target] of [
+      [0, 'passage'],
+      [1, 'short'],
+    ] as const) {
+      const follow = page.locator('#evidence li.citation').nth(n).locator('a.passage-link');
+      const [tab] = await Promise.all([page.context().waitForEvent('page'), follow.click()]);
+      await tab.waitForLoadState('load');
+      expect(tab.url()).toBe(n === 0 ? link : short);
+      await poll(() => tab.evaluate<number>('window.scrollY')).toBeGreaterThan(2000);
+      const box = await tab.evaluate<{ top: number; bottom: number; height: number }>(
+        `(() => { const r = document.getElementById(${JSON.stringify(target)}).getBoundingClientRect();
+          return { top: r.top, bottom: r.bottom, height: window.innerHeight }; })()`,
+      );
+      expect(box.top, target).toBeGreaterThanOrEqual(0);
+      expect(box.bottom, target).toBeLessThanOrEqual(box.height);
+      // It learnt nothing of the review page.
+      expect(await tab.evaluate<unknown>('[window.opener, document.referrer]')).toEqual([null, '']);
+      await tab.close();
+    }
+  });
+
+  it('makes a link of an http or https passage URL only, whatever a stored result holds', async () => {
+    await classify(h, 'page-forged', `${RISKY} cites with a forged link`, 'Forged link');
+    const cited = (textFragmentUrl: string, index: number) => ({
+      index,
+      url: `https://example.org/forged-${index}`,
+      status: 'ok' as const,
+      excerptLen: 8,
+      source: 'text' as const,
+      citation_unverified: false,
+      claim: 'claimed',
+      excerpt: 'repeated',
+      location: { start: 0, end: 8, textFragmentUrl },
+    });
+    await createReviewStore(h.redis, h.config.redis.key_prefix).record({
+      reviewId: 'page-forged-review',
+      hypothesisId: 'page-forged',
+      revision: 1,
+      skipped: false,
+      results: [cited('javascript:window.__pwned=6', 0), cited('data:text/html,<b>x</b>', 1)],
+      summary: {},
+      counts: { ok: 2, unverified: 0, fetch_failed: 0 },
+      verifiedAt: new Date().toISOString(),
+    });
+    const page = await openNewest('page-forged');
+    await poll(() => page.locator('#evidence li.citation').count()).toBe(2);
+    expect(await page.locator('#evidence a').count()).toBe(0);
   });
 
   it('fits a phone: one pane at a time, no sideways scrolling, every field labelled', async () => {

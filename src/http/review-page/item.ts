@@ -11,6 +11,7 @@ import { injectionText, spanText } from '../../safety/review/injection-text.js';
 import { citationReasonText } from '../../safety/review/reasons.js';
 import { byId, el, fact, untrusted } from './dom.js';
 import { categoriesView, confidenceText, exactTime, plural, relativeTime, stateText } from './format.js';
+import { pageLine, passageLink } from './provenance.js';
 
 function timeText(iso: string): HTMLTimeElement {
   const t = el('time', `${relativeTime(iso, Date.now())} (${exactTime(iso)})`);
@@ -141,6 +142,10 @@ function renderEvidence(reviews: ReviewVerification[]): void {
           : untrusted('q', x.excerpt),
       );
       fact(dl, 'URL', untrusted('code', x.url, 'url'));
+      const page = r.pages?.[x.url];
+      if (page !== undefined) fact(dl, 'Page as read', pageLine(x.url, page));
+      const link = passageLink(x);
+      if (link !== undefined) fact(dl, 'Passage', link);
       li.append(status);
       if (x.injection !== undefined) {
         // Beside the status, not in it: the excerpt check decided the status.

@@ -6,11 +6,13 @@
  */
 export { normalizeForMatch } from './normalize.js';
 export {
+  locateInPage,
   matchExcerpt,
   matchInPage,
   type MatchOptions,
   type MatchReason,
   type MatchResult,
+  type PageLocation,
   type PageMatch,
 } from './match.js';
 export { normalizeMarked, type MatchText } from './marked-text.js';
@@ -35,3 +37,12 @@ export {
   type SourceScan,
   type SourceSpan,
 } from './injection-scan.js';
+export {
+  encodeTextDirective,
+  findTextDirective,
+  passageDirective,
+  textFragmentUrl,
+  type TextDirective,
+} from './text-fragment.js';
+export { pageTextDigest } from './text-digest.js';
+export { recheckOutcome, RECHECK_OUTCOMES, type CheckedCitation, type RecheckOutcome } from './recheck.js';

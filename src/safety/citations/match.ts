@@ -21,6 +21,10 @@ export type MatchResult = { found: true } | { found: false; reason: MatchReason 
 /** A match in a page's texts, and in which of them it was found. */
 export type PageMatch = { found: true; source: TextSource } | { found: false; reason: MatchReason };
 
+/** A match in a page's texts, and where: offsets into the text of `source` (see locateInPage). */
+export type PageLocation =
+  { found: true; source: TextSource; start: number; end: number } | { found: false; reason: MatchReason };
+
 export interface MatchOptions {
   /**
    * Check only the first N characters (UTF-16 units) of the normalised excerpt,
@@ -393,10 +397,15 @@ function reducedOf(page: MatchText): Reduced {
   return r;
 }
 
-/** Where an excerpt's last part ends in the text it was found in, and where an offset of the page text is there. */
+/**
+ * Where an excerpt's last part ends in the text it was found in, and where an
+ * offset of the page text is there; and the passage in the page text itself,
+ * from the first part's start to the last part's end.
+ */
 interface FoundIn {
   end: number;
   at: (o: number) => number;
+  passage: { start: number; end: number };
 }
 
 const same = (o: number): number => o;
@@ -407,11 +416,18 @@ const same = (o: number): number => o;
  */
 function findPartsInText(page: MatchText, parts: readonly Part[]): FoundIn | undefined {
   const found = findParts(page, parts);
-  if (found !== undefined) return { end: found[found.length - 1]!.end, at: same };
+  if (found !== undefined) {
+    const end = found[found.length - 1]!.end;
+    return { end, at: same, passage: { start: found[0]!.at, end } };
+  }
   if (page.optional === undefined) return undefined;
   const reduced = reducedOf(page);
   const inReduced = findParts(reduced.text, parts);
-  return inReduced === undefined ? undefined : { end: inReduced[inReduced.length - 1]!.end, at: reduced.at };
+  if (inReduced === undefined) return undefined;
+  const end = inReduced[inReduced.length - 1]!.end;
+  // Parts are trimmed: their first and last characters are text of the page, never a space put for a span.
+  const passage = { start: reduced.pageAt(inReduced[0]!.at), end: reduced.pageAt(end - 1) + 1 };
+  return { end, at: reduced.at, passage };
 }
 
 function excerptParts(excerpt: string, options: MatchOptions): Part[] {
@@ -445,15 +461,27 @@ export function matchExcerpt(page: string | MatchText, excerpt: string, options:
  * reaches into the JSON-LD text is `json_ld`.
  */
 export function matchInPage(page: PageSources, excerpt: string, options: MatchOptions = {}): PageMatch {
+  const located = locateInPage(page, excerpt, options);
+  return located.found ? { found: true, source: located.source } : located;
+}
+
+/**
+ * {@link matchInPage}, and where the excerpt is: `[start, end)` in UTF-16
+ * code units of the text it was found in, from the start of its first part
+ * to the end of its last (what an elision leaves out, and an optional span
+ * the excerpt leaves out, lie inside). That text is `page.text` for `text`
+ * and `json_ld`, `page.script` for `script_json`.
+ */
+export function locateInPage(page: PageSources, excerpt: string, options: MatchOptions = {}): PageLocation {
   const parts = excerptParts(excerpt, options);
   if (parts.length === 0) return { found: false, reason: 'excerpt_empty' };
   const found = findPartsInText(page.text, parts);
   if (found !== undefined) {
     const ld = page.jsonLdAt;
-    return { found: true, source: ld !== undefined && found.end > found.at(ld) ? 'json_ld' : 'text' };
+    const source = ld !== undefined && found.end > found.at(ld) ? 'json_ld' : 'text';
+    return { found: true, source, ...found.passage };
   }
-  if (page.script !== undefined && findPartsInText(page.script, parts) !== undefined) {
-    return { found: true, source: 'script_json' };
-  }
+  const inScript = page.script === undefined ? undefined : findPartsInText(page.script, parts);
+  if (inScript !== undefined) return { found: true, source: 'script_json', ...inScript.passage };
   return { found: false, reason: 'excerpt_not_found' };
 }

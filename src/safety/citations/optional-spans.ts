@@ -44,6 +44,12 @@ export interface Reduced {
   text: MatchText;
   /** The offset in `text` of the page text's offset `o` (an offset inside a span: where the span was). */
   at(o: number): number;
+  /**
+   * The offset in the page text of the character at `r` of `text`: the
+   * other way, for an excerpt found here to be located in the page text. A
+   * space that stands for a span cut out is where that span begins.
+   */
+  pageAt(r: number): number;
 }
 
 /** The offsets of `xs` in `[from, to)`, each moved by `by`, appended to `out`. */
@@ -112,21 +118,33 @@ export function withoutOptional(page: MatchText): Reduced {
   // A place is a gap or a soft hyphen, never both (marked-text.ts).
   const h = inside(hyphens).filter((o) => !isGap.has(o));
   const reduced: MatchText = { text, ...(g.length > 0 ? { gaps: g } : {}), ...(h.length > 0 ? { hyphens: h } : {}) };
-  const at = (o: number): number => {
-    // The last stretch that starts at or before o.
+  /** The last kept stretch whose start (`startOf` the stretch) is at or before x; -1 when none is. */
+  const lastStretch = (startOf: (k: number) => number, x: number): number => {
     let lo = 0;
     let hi = kept.length / 3 - 1;
     let best = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (kept[mid * 3]! <= o) {
+      if (startOf(mid) <= x) {
         best = mid;
         lo = mid + 1;
       } else hi = mid - 1;
     }
+    return best;
+  };
+  const at = (o: number): number => {
+    // The last stretch that starts at or before o.
+    const best = lastStretch((k) => kept[k * 3]!, o);
     if (best < 0) return 0;
     // Past the end of its stretch, o is inside a span cut out: where the stretch ends.
     return Math.min(n, Math.min(o, kept[best * 3 + 1]!) + kept[best * 3 + 2]!);
   };
-  return { text: reduced, at };
+  const pageAt = (r: number): number => {
+    // The last stretch that starts in `text` at or before r.
+    const best = lastStretch((k) => kept[k * 3]! + kept[k * 3 + 2]!, r);
+    if (best < 0) return 0;
+    // Past the end of its stretch, r is a space put where a span was cut out: where the stretch ends.
+    return Math.min(r - kept[best * 3 + 2]!, kept[best * 3 + 1]!);
+  };
+  return { text: reduced, at, pageAt };
 }
