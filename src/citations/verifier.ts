@@ -13,7 +13,7 @@ import type { Evidence } from '../contracts/payloads.js';
 import type { CitationResult, SourceInjection, UrlSummary } from '../contracts/results.js';
 import type { FetchOptions } from '../fetcher/fetch-page.js';
 import type { HostLimiter } from '../fetcher/fetch-page.js';
-import { matchInPage, type PageSources } from '../safety/citations/index.js';
+import { findNearMiss, matchInPage, type PageSources } from '../safety/citations/index.js';
 import { DEFAULT_INJECTION_THRESHOLD } from '../safety/injection/index.js';
 import type { PageCache } from './page-cache.js';
 import { fetchPageText, pageSources, type DocumentReader, type PageText } from './page-text.js';
@@ -170,18 +170,19 @@ export function createVerifier(options: VerifierOptions): Verifier {
     }
     if (!page.ok) return fail('fetch_failed', page.reason);
     const injection = injectionOf(page);
-    const match = matchInPage(
-      sourcesOf(page),
-      e.excerpt,
-      options.prefixChars > 0 ? { prefixChars: options.prefixChars } : undefined,
-    );
+    const matchOptions = options.prefixChars > 0 ? { prefixChars: options.prefixChars } : undefined;
+    const match = matchInPage(sourcesOf(page), e.excerpt, matchOptions);
     if (!match.found) {
+      // What the page holds closest to it, for the person checking the evidence; the status stays unverified.
+      const near =
+        match.reason === 'excerpt_not_found' ? findNearMiss(sourcesOf(page), e.excerpt, matchOptions) : undefined;
       // Not on the pages read is not "not in the document" when pages were left unread.
       return {
         ...fail(
           'unverified',
           page.truncated && match.reason === 'excerpt_not_found' ? 'excerpt_not_in_pages_read' : match.reason,
         ),
+        ...near,
         ...injection,
       };
     }
