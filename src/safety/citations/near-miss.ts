@@ -409,6 +409,16 @@ function hammingAtMostOne(a: string, b: string): boolean {
   return d <= 1;
 }
 
+/**
+ * Whether the excerpt's last word may stop inside the page's word, as the
+ * matcher lets a quote end: not inside a number ("2" of "2.5", "10" of "100").
+ */
+function stopsInside(mine: string, theirs: string): boolean {
+  if (!theirs.startsWith(mine)) return false;
+  if (!/\d$/.test(mine)) return true;
+  return !/^[.,]?\d/.test(theirs.slice(mine.length));
+}
+
 type Op = 0 | 1 | 2 | 3;
 const SAME: Op = 0;
 const SUB: Op = 1;
@@ -440,10 +450,13 @@ function align(e: Side, p: Side, expected: Int32Array): Alignment | undefined {
   const w = p.ids.length;
   const last = m - 1;
   const lastWord = e.word[last] === 1 ? e.text[last]! : undefined;
+  const prefixOfLast =
+    lastWord === undefined ? undefined : Uint8Array.from(p.text, (t) => (stopsInside(lastWord, t) ? 1 : 0));
+  // The cost of token i for token j; the loop below inlines the same steps.
   const cost = (i: number, j: number): number => {
     if (e.ids[i] === p.ids[j]) return 0;
     if (e.word[i] !== p.word[j]) return INF;
-    if (i === last && lastWord !== undefined && p.text[j]!.startsWith(lastWord)) return 0;
+    if (i === last && prefixOfLast !== undefined && prefixOfLast[j] === 1) return 0;
     return e.word[i] === 1 && hammingAtMostOne(e.text[i]!, p.text[j]!) ? NEAR_COST : CHANGE_COST;
   };
   const band = Math.min(w, Math.max(32, Math.ceil(m / 2)), 400);
@@ -467,8 +480,6 @@ function align(e: Side, p: Side, expected: Int32Array): Alignment | undefined {
   const { ids: eIds, word: eWord } = e;
   const { ids: pIds, word: pWord } = p;
   const pLength = Int32Array.from(p.text, (t) => t.length);
-  const prefixOfLast =
-    lastWord === undefined ? undefined : Uint8Array.from(p.text, (t) => (t.startsWith(lastWord) ? 1 : 0));
   for (let i = 1; i <= m; i++) {
     const base = row[i]! - lo[i]!;
     const above = row[i - 1]! - lo[i - 1]!;

@@ -93,6 +93,8 @@ describe('findNearMiss', () => {
     expect(changes(near('Follow-up lasted 4 years, and the effect did not fa'))).toEqual([
       { kind: 'number_changed', excerpt: '4', page: '3' },
     ]);
+    // Not inside a number, which the matcher refuses too.
+    expect(changes(near('(95% CI 18–31) at 2'))).toEqual([{ kind: 'number_changed', excerpt: '2', page: '2.5' }]);
     expect(changes(near('Follow-up lasted 3 years and the effect did not fade.'))).toEqual([
       { kind: 'word_removed', excerpt: '', page: ',' },
     ]);
