@@ -90,8 +90,6 @@ function bounded(part: string): string {
 
 /** Places voted for that are aligned, best first. */
 const CANDIDATES = 2;
-/** A pair found more often than this votes only when no pair is rarer. */
-const VOTE_MAX_HITS = 50;
 /** Hits kept per pair (a pair's count goes on): the memory of a page of one repeated sentence stays bounded. */
 const KEPT_HITS = 256;
 /** Places of a pair in the excerpt kept (an excerpt repeating a pair). */
@@ -107,31 +105,45 @@ const FIRST_SOLO = 0x0e00;
  */
 const SOLO_SCRIPT =
   /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\p{sc=Tibetan}]/u;
-/** 0: not known yet, 1: not solo, 2: solo; per UTF-16 code unit (a surrogate is part of a word). */
-const soloCache = new Uint8Array(0x10000);
-
-function isSolo(c: number): boolean {
-  if (c < FIRST_SOLO) return false;
-  let v = soloCache[c]!;
-  if (v === 0) {
-    v = c >= 0xd800 && c <= 0xdfff ? 1 : SOLO_SCRIPT.test(String.fromCharCode(c)) ? 2 : 1;
-    soloCache[c] = v;
-  }
-  return v === 2;
-}
-
-// ---------------------------------------------------------------- tokens
 
 /**
- * Punctuation of a sentence that opens a word (bit 1) or closes it (bit 2),
- * in the normal form (quotes are plain). Not `%`, `°`, `+`, `-` or `/`,
- * which are part of what a number or a word says.
+ * What each UTF-16 code unit is, as bits: punctuation of a sentence that
+ * opens a word or closes it (in the normal form, where quotes are plain; not
+ * `%`, `°`, `+`, `-` or `/`, which are part of what a number or a word says),
+ * a character of a script without spaces (a surrogate is part of a word), a
+ * space; and whether it is known yet (code units from U+0E00 on are
+ * classified when first met). One table read a character in the page's pass.
  */
-const EDGE = new Uint8Array(0x3003);
-for (const c of '("\'[{¿¡') EDGE[c.charCodeAt(0)]! |= 1;
-for (const c of '.,;:!?)"\']}\u3001\u3002') EDGE[c.charCodeAt(0)]! |= 2;
-const isOpening = (c: number): boolean => c < EDGE.length && (EDGE[c]! & 1) !== 0;
-const isClosing = (c: number): boolean => c < EDGE.length && (EDGE[c]! & 2) !== 0;
+const OPENING = 1;
+const CLOSING = 2;
+const SOLO = 4;
+const SPACE_BIT = 8;
+const KNOWN = 16;
+const CLASS = new Uint8Array(0x10000);
+for (let c = 0; c < FIRST_SOLO; c++) CLASS[c] = KNOWN;
+for (const c of '("\'[{¿¡') CLASS[c.charCodeAt(0)]! |= OPENING;
+for (const c of '.,;:!?)"\']}') CLASS[c.charCodeAt(0)]! |= CLOSING;
+CLASS[SPACE] = KNOWN | SPACE_BIT;
+
+function classOf(c: number): number {
+  let k = CLASS[c]!;
+  if (k === 0) {
+    k = KNOWN;
+    if (c < 0xd800 || c > 0xdfff) {
+      if (SOLO_SCRIPT.test(String.fromCharCode(c))) k |= SOLO;
+      // The ideographic comma and full stop close words too.
+      if (c === 0x3001 || c === 0x3002) k |= CLOSING;
+    }
+    CLASS[c] = k;
+  }
+  return k;
+}
+
+const isSolo = (c: number): boolean => (classOf(c) & SOLO) !== 0;
+const isOpening = (c: number): boolean => (classOf(c) & OPENING) !== 0;
+const isClosing = (c: number): boolean => (classOf(c) & CLOSING) !== 0;
+
+// ---------------------------------------------------------------- tokens
 
 /** The tokens of a text: words and runs of punctuation at their ends, in order. */
 interface Tokens {
@@ -187,15 +199,23 @@ function hashRange(text: string, from: number, to: number): number {
   return h;
 }
 
-/** The key of two adjacent words, or of one; never 0, the table's empty slot. */
-function wordKey(previous: number, hash: number, pairs: boolean): number {
-  const k = pairs ? (Math.imul(previous, 0x9e3779b1) ^ hash) | 0 : hash;
-  return k === 0 ? 1 : k;
-}
+/** Keys never 0, the table's empty slot. */
+const nonZero = (k: number): number => (k === 0 ? 1 : k);
+/** The key of two adjacent words (from the first's hash and the second's). */
+const pairKey = (a: number, b: number): number => (Math.imul(a, 0x9e3779b1) ^ b) | 0;
+/** The key of three (from the first two's pair key and the third's hash). */
+const tripleKey = (ab: number, c: number): number => (Math.imul(ab, 0x85ebca6b) ^ c) | 0;
+
+/**
+ * Which runs of the excerpt's words are anchors: its one word; its pairs of
+ * adjacent words; or its pairs and its triples, which are rare even where
+ * every pair is common (a page that draws on few words, or repeats itself).
+ */
+type AnchorSizes = 1 | 2 | 3;
 
 // ---------------------------------------------------------------- anchors and votes
 
-/** The excerpt's pairs of adjacent words (its word, for an excerpt of one), by key. */
+/** The excerpt's anchors ({@link AnchorSizes}), by key. */
 class Anchors {
   readonly keys: Int32Array;
   readonly ids: Int32Array;
@@ -231,18 +251,32 @@ interface Hits {
   counts: Int32Array;
 }
 
+/** Counts a hit of `key` at `at`, keeping its place while the anchor has fewer than KEPT_HITS. */
+function hit(anchors: Anchors, hits: Hits, key: number, at: number): void {
+  const { keys, ids, mask } = anchors;
+  let slot = key & mask;
+  let k: number;
+  while ((k = keys[slot]!) !== 0 && k !== key) slot = (slot + 1) & mask;
+  if (k !== key) return;
+  const id = ids[slot]!;
+  if (hits.counts[id]!++ < KEPT_HITS) {
+    hits.pos.push(at);
+    hits.anchor.push(id);
+  }
+}
+
 /**
  * One pass over the page: each word hashed as it is read (its punctuation
- * at either end left out, as {@link tokensOf} leaves it), each pair of
- * adjacent words (or each word) looked up among the anchors.
+ * at either end left out, as {@link tokensOf} leaves it), each run of
+ * adjacent words the anchors are made of looked up among them.
  */
-function scan(text: string, anchors: Anchors, pairs: boolean): Hits {
-  const counts = new Int32Array(anchors.offsets.length);
-  const pos: number[] = [];
-  const anchor: number[] = [];
-  const { keys, ids, mask } = anchors;
+function scan(text: string, anchors: Anchors, sizes: AnchorSizes): Hits {
+  const hits: Hits = { pos: [], anchor: [], counts: new Int32Array(anchors.offsets.length) };
+  // The two words before: their hashes and where they begin.
   let previous = 0;
   let previousAt = -1;
+  let beforeKey = 0;
+  let beforeAt = -1;
   // The run of the page between spaces being read: where its word began, its hash so far, and its hash
   // up to its last character that is no closing punctuation.
   let inRun = false;
@@ -253,71 +287,68 @@ function scan(text: string, anchors: Anchors, pairs: boolean): Hits {
   // One loop, the word's end handled inline: a closure over the loop's state is several times slower.
   for (let i = 0, n = text.length; i <= n; i++) {
     const c = i < n ? text.charCodeAt(i) : SPACE;
-    const solo = c >= FIRST_SOLO && isSolo(c);
-    if (c !== SPACE && !solo) {
+    let kind = CLASS[c]!;
+    if (kind === 0) kind = classOf(c);
+    if ((kind & (SPACE_BIT | SOLO)) === 0) {
       if (!inRun) {
         inRun = true;
         coreAt = -1;
         hasCore = false;
       }
       if (coreAt < 0) {
-        if (isOpening(c)) continue;
+        if ((kind & OPENING) !== 0) continue;
         coreAt = i;
         h = FNV_OFFSET;
       }
       h = Math.imul(h ^ c, FNV_PRIME);
-      if (!isClosing(c)) {
+      if ((kind & CLOSING) === 0) {
         hCore = h;
         hasCore = true;
       }
       continue;
     }
+    const solo = (kind & SOLO) !== 0;
     // A run ends at i (a space, a character of a script without spaces, or the end); a solo character is a word.
     const words = (inRun && hasCore ? 1 : 0) + (solo ? 1 : 0);
     for (let w = 0; w < words; w++) {
       const own = inRun && hasCore && w === 0;
       const hash = own ? hCore : Math.imul(FNV_OFFSET ^ c, FNV_PRIME);
       const at = own ? coreAt : i;
-      if (!pairs || previousAt >= 0) {
-        const key = wordKey(previous, hash, pairs);
-        let slot = key & mask;
-        let k: number;
-        while ((k = keys[slot]!) !== 0 && k !== key) slot = (slot + 1) & mask;
-        if (k === key) {
-          const id = ids[slot]!;
-          if (counts[id]!++ < KEPT_HITS) {
-            pos.push(pairs ? previousAt : at);
-            anchor.push(id);
-          }
-        }
+      if (sizes === 1) {
+        hit(anchors, hits, nonZero(hash), at);
+      } else if (previousAt >= 0) {
+        const pair = pairKey(previous, hash);
+        hit(anchors, hits, nonZero(pair), previousAt);
+        if (sizes === 3 && beforeAt >= 0) hit(anchors, hits, nonZero(tripleKey(beforeKey, hash)), beforeAt);
+        beforeKey = pair;
+        beforeAt = previousAt;
       }
       previous = hash;
       previousAt = at;
     }
     inRun = false;
   }
-  return { pos, anchor, counts };
+  return hits;
 }
 
 /** Where the excerpt would begin in the page, as a range of the votes that agree. */
 interface Candidate {
   lo: number;
   hi: number;
+  /** The agreement found there. */
+  score: number;
 }
 
 /**
- * The places most anchors agree on: each hit of an anchor no more common than
- * it need be votes for where the excerpt would begin (its place less the
- * anchor's offset in the excerpt), weighted by how rare the anchor is; a
+ * The places most anchors agree on: each hit of an anchor votes for where the
+ * excerpt would begin (its place less the anchor's offset in the excerpt),
+ * weighted by how rare the anchor is (1 / its hits: "of the" counts for
+ * little, a pair with a name or a number for much); a
  * window as wide as a quarter of the excerpt, counting each anchor once,
  * finds the best agreement, then the next best apart from it.
  */
 function candidates(hits: Hits, anchors: Anchors, length: number): Candidate[] {
   const { counts } = hits;
-  let rarest = Infinity;
-  for (const c of counts) if (c > 0 && c < rarest) rarest = c;
-  if (rarest === Infinity) return [];
-  const limit = Math.max(VOTE_MAX_HITS, rarest);
   // Each vote packed as (place + bias) × span + anchor, so that one numeric sort orders them by place.
   const bias = length + 1;
   let span = 1;
@@ -325,7 +356,6 @@ function candidates(hits: Hits, anchors: Anchors, length: number): Candidate[] {
   const packed: number[] = [];
   for (let k = 0; k < hits.pos.length; k++) {
     const id = hits.anchor[k]!;
-    if (counts[id]! > limit) continue;
     for (const offset of anchors.offsets[id]!) packed.push((hits.pos[k]! - offset + bias) * span + id);
   }
   const votes = Float64Array.from(packed).sort();
@@ -357,7 +387,7 @@ function candidates(hits: Hits, anchors: Anchors, length: number): Candidate[] {
         best = score;
         let first = l;
         while (!free(votes[first]!)) first++;
-        found = { lo: place(votes[first]!), hi: place(vr) };
+        found = { lo: place(votes[first]!), hi: place(vr), score };
       }
     }
     if (found === undefined) break;
@@ -440,7 +470,7 @@ interface Alignment {
  * begin and end anywhere in the window) at the least cost. A band around
  * where each excerpt token is expected (from its offset in the excerpt)
  * bounds the work to the excerpt's tokens times the band, wide enough for
- * half the excerpt put in or left out. The excerpt's last word may stop
+ * a quarter of the excerpt put in or left out. The excerpt's last word may stop
  * inside the page's word, as the matcher allows ("hi" of "higher"). Ties go
  * to a change over a word put in, so that "54%" for "45%" reads as a number
  * changed.
@@ -459,7 +489,7 @@ function align(e: Side, p: Side, expected: Int32Array): Alignment | undefined {
     if (i === last && prefixOfLast !== undefined && prefixOfLast[j] === 1) return 0;
     return e.word[i] === 1 && hammingAtMostOne(e.text[i]!, p.text[j]!) ? NEAR_COST : CHANGE_COST;
   };
-  const band = Math.min(w, Math.max(32, Math.ceil(m / 2)), 400);
+  const band = Math.min(w, Math.max(32, Math.ceil(m / 4)), 256);
   const lo = new Int32Array(m + 1);
   const hi = new Int32Array(m + 1);
   const row = new Int32Array(m + 2);
@@ -702,15 +732,21 @@ export function closestPassage(page: string | MatchText, part: string): Passage 
   tokens.word.forEach((w, k) => w === 1 && words.push(k));
   if (words.length === 0 || text === '') return undefined;
   const hashes = words.map((k) => hashRange(part, tokens.starts[k]!, tokens.ends[k]!));
-  const pairs = words.length >= 2;
-  const anchors = new Anchors(words.length);
-  for (let k = pairs ? 1 : 0; k < words.length; k++) {
-    anchors.add(wordKey(hashes[k - 1] ?? 0, hashes[k]!, pairs), tokens.starts[words[pairs ? k - 1 : k]!]!);
+  const sizes: AnchorSizes = words.length >= 3 ? 3 : words.length === 2 ? 2 : 1;
+  const anchors = new Anchors(2 * words.length);
+  const offset = (k: number): number => tokens.starts[words[k]!]!;
+  if (sizes === 1) anchors.add(nonZero(hashes[0]!), offset(0));
+  for (let k = 1; k < words.length; k++) {
+    const pair = pairKey(hashes[k - 1]!, hashes[k]!);
+    anchors.add(nonZero(pair), offset(k - 1));
+    if (k + 1 < words.length) anchors.add(nonZero(tripleKey(pair, hashes[k + 1]!)), offset(k - 1));
   }
   const table = new Map<string, number>();
   const x: Excerpt = { part, tokens, side: sideOf(part, tokens, table), words: words.length, table };
   let best: Found | undefined;
-  for (const c of candidates(scan(text, anchors, pairs), anchors, part.length)) {
+  const places = candidates(scan(text, anchors, sizes), anchors, part.length);
+  // The next best place is aligned only when it is nearly as good: two copies of a paragraph, say.
+  for (const c of places.filter((c) => c.score >= places[0]!.score / 2)) {
     const found = passageIn(text, x, c);
     if (found === undefined) continue;
     if (

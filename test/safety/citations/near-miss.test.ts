@@ -153,6 +153,19 @@ describe('findNearMiss', () => {
     ]);
   });
 
+  it('finds the passage late in a long page where every pair of words is common, by its triples', () => {
+    // Twelve words, at random: each pair occurs thousands of times, more than the places kept of one.
+    const vocabulary = 'the cells of a mouse were given dose and then measured daily'.split(' ');
+    let seed = 7;
+    const next = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const words = Array.from({ length: 300_000 }, () => vocabulary[Math.floor(next() * vocabulary.length)]!);
+    const long = plainSources(words.join(' '));
+    const excerpt = words.slice(290_000, 290_030);
+    const was = excerpt[15]!;
+    excerpt[15] = 'lantern';
+    expect(changes(near(excerpt.join(' '), long))).toEqual([{ kind: 'word_changed', excerpt: 'lantern', page: was }]);
+  });
+
   it('diagnoses at most MAX_DIAGNOSED_WORDS words of an excerpt', () => {
     const words = Array.from({ length: MAX_DIAGNOSED_WORDS + 500 }, (_, i) => `w${i}`);
     const long = plainSources(words.join(' '));
