@@ -88,8 +88,8 @@ function bounded(part: string): string {
   return part;
 }
 
-/** Places voted for that are aligned, best first. */
-const CANDIDATES = 2;
+/** Places voted for that may be aligned, best first (those at least half as good as the best are). */
+const CANDIDATES = 4;
 /** Hits kept per pair (a pair's count goes on): the memory of a page of one repeated sentence stays bounded. */
 const KEPT_HITS = 256;
 /** Places of a pair in the excerpt kept (an excerpt repeating a pair). */
@@ -140,7 +140,8 @@ function classOf(c: number): number {
 }
 
 const isSolo = (c: number): boolean => (classOf(c) & SOLO) !== 0;
-const isOpening = (c: number): boolean => (classOf(c) & OPENING) !== 0;
+/** Any punctuation of a sentence: what a word's start is stripped of (`,"` before a word, as text without spaces has it). */
+const isEdge = (c: number): boolean => (classOf(c) & (OPENING | CLOSING)) !== 0;
 const isClosing = (c: number): boolean => (classOf(c) & CLOSING) !== 0;
 
 // ---------------------------------------------------------------- tokens
@@ -174,7 +175,7 @@ function tokensOf(text: string, from: number, to: number): Tokens {
       let b = i + 1;
       while (b < to && text.charCodeAt(b) !== SPACE && !isSolo(text.charCodeAt(b))) b++;
       let core = i;
-      while (core < b && isOpening(text.charCodeAt(core))) core++;
+      while (core < b && isEdge(text.charCodeAt(core))) core++;
       let end = b;
       while (end > core && isClosing(text.charCodeAt(end - 1))) end--;
       if (core === end) {
@@ -296,7 +297,7 @@ function scan(text: string, anchors: Anchors, sizes: AnchorSizes): Hits {
         hasCore = false;
       }
       if (coreAt < 0) {
-        if ((kind & OPENING) !== 0) continue;
+        if ((kind & (OPENING | CLOSING)) !== 0) continue;
         coreAt = i;
         h = FNV_OFFSET;
       }

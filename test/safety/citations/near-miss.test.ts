@@ -153,6 +153,15 @@ describe('findNearMiss', () => {
     ]);
   });
 
+  it('of the copies of a paragraph a page repeats, takes the one that differs least', () => {
+    const paragraph = (n: string) =>
+      `Regarding item ${n}, under sufficiently extreme conditions, quarks may become deconfined and exist as free particles.`;
+    const copies = plainSources(['11111', '22222', '33333', '44444'].map(paragraph).join(' '));
+    expect(changes(near(paragraph('33334'), copies))).toEqual([
+      { kind: 'number_changed', excerpt: '33334', page: '33333' },
+    ]);
+  });
+
   it('finds the passage late in a long page where every pair of words is common, by its triples', () => {
     // Twelve words, at random: each pair occurs thousands of times, more than the places kept of one.
     const vocabulary = 'the cells of a mouse were given dose and then measured daily'.split(' ');
