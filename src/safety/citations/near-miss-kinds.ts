@@ -18,10 +18,10 @@ export type NearMissDetail = (typeof NEAR_MISS_DETAILS)[number];
  * - `word_removed`: words of the page the excerpt leaves out;
  * - `word_changed`: other words in their place (one for one, or a run that
  *   mixes words changed, put in and left out);
- * - `negation`: any of these that puts in or takes out a negation ("not",
- *   "no", "never", "cannot", "without", a word ending in "n't", ...): what
- *   the sentence asserts is turned round, which a reader must see first, so
- *   it is named before the form of the change.
+ * - `negation`: any of these, of at most four words a side, that puts in or
+ *   takes out a negation ("not", "no", "never", "cannot", "without", a word
+ *   ending in "n't", ...): what the sentence asserts is turned round, which
+ *   a reader must see first, so it is named before the form of the change.
  */
 export const CHANGE_KINDS = ['number_changed', 'word_inserted', 'word_removed', 'word_changed', 'negation'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];

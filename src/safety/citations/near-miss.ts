@@ -593,8 +593,16 @@ const HAS_DIGIT = /\d/;
 const NOT_DIGITS = /\D/g;
 
 /** The kind of a change, from its words (punctuation left out) and its ops. */
+/**
+ * A change of at most this many words a side can be a negation: in a long
+ * run put in or rewritten, a "no" is one word among many, and the run is
+ * named by its form.
+ */
+const NEGATION_MAX_WORDS = 4;
+
 function changeKind(excerptWords: readonly string[], pageWords: readonly string[], ops: readonly Op[]): ChangeKind {
-  if (negations(excerptWords) !== negations(pageWords)) return 'negation';
+  const small = excerptWords.length <= NEGATION_MAX_WORDS && pageWords.length <= NEGATION_MAX_WORDS;
+  if (small && negations(excerptWords) !== negations(pageWords)) return 'negation';
   if (ops.every((o) => o === INS)) return 'word_inserted';
   if (ops.every((o) => o === DEL)) return 'word_removed';
   const [a, b] = [excerptWords[0], pageWords[0]];

@@ -65,6 +65,12 @@ describe('findNearMiss', () => {
     expect(changes(near("The drug wasn't unsafe for children under five"))).toEqual([
       { kind: 'negation', excerpt: "wasn't", page: 'was' },
     ]);
+    // In a long run put in, a "nobody" is one word among many: the run is named by its form.
+    expect(
+      changes(
+        near('Follow-up lasted 3 years, and the effect did not fade. Nobody saw any sign of it in the later trial'),
+      ),
+    ).toEqual([{ kind: 'word_inserted', excerpt: 'nobody saw any sign of it in the later trial', page: '' }]);
   });
 
   it('names each word of a run changed one for one, each number on its own', () => {
