@@ -64,7 +64,7 @@ export type NearMissResult = { detail: 'absent' } | { detail: 'altered'; nearMis
  * with at least {@link MIN_SHARED_WORDS} words shared. One word changed in
  * an excerpt of five words is 0.8; the closest passage of another page to an
  * excerpt shares its common words ("of the", "in a") and lies well under
- * (docs/citations.md#near-misses gives both distributions on real pages).
+ * (docs/citations.md#near-miss-diagnosis gives both distributions on real pages).
  */
 export const ALTERED_MIN_SIMILARITY = 0.6;
 /** A passage sharing fewer words is never close: two words alone say little. */
