@@ -11,6 +11,7 @@
  * evaluation does not take it from the verifier.
  */
 import { load } from 'cheerio/slim';
+import type { ChangeKind } from '../src/safety/citations/index.js';
 import { pick, type Rand } from './random.js';
 
 /** The part of a domhandler node the walk reads. */
@@ -227,6 +228,17 @@ export function breakAtSoftHyphen(random: Rand, excerpt: string): string | undef
 export interface Edit {
   text: string;
   change: string;
+  /** The change a near miss should name (docs/citations.md#near-misses), where the edit is one. */
+  expect?: ExpectedChange;
+}
+
+/** A change of an edited excerpt: its kind, and the words of the excerpt and of the page, normalised. */
+export interface ExpectedChange {
+  kinds: readonly ChangeKind[];
+  /** Words the change's excerpt side holds. */
+  excerpt: string;
+  /** Words its page side holds; empty: it holds none. */
+  page: string;
 }
 
 /** The index of the match of `re` in `text` nearest its middle. */
@@ -272,7 +284,11 @@ export function insertNot(text: string): Edit | undefined {
   const m = /\b(?:is|are|was|were|has|have|had|can|could|will|would|should|may|might|must|does|did)\b/i.exec(text);
   if (!m) return undefined;
   const at = m.index + m[0].length;
-  return { text: `${text.slice(0, at)} not${text.slice(at)}`, change: `not after "${m[0]}"` };
+  return {
+    text: `${text.slice(0, at)} not${text.slice(at)}`,
+    change: `not after "${m[0]}"`,
+    expect: { kinds: ['negation'], excerpt: 'not', page: '' },
+  };
 }
 
 /**

@@ -20,6 +20,7 @@ import type {
 import type { FetchOptions } from '../fetcher/fetch-page.js';
 import type { HostLimiter } from '../fetcher/fetch-page.js';
 import {
+  findNearMiss,
   locateInPage,
   passageDirective,
   textFragmentUrl,
@@ -262,18 +263,18 @@ export function createVerifier(options: VerifierOptions): Verifier {
     if (!page.ok) return fail('fetch_failed', page.reason);
     const injection = injectionOf(page);
     const sources = sourcesOf(page);
-    const match = locateInPage(
-      sources,
-      e.excerpt,
-      options.prefixChars > 0 ? { prefixChars: options.prefixChars } : undefined,
-    );
+    const matchOptions = options.prefixChars > 0 ? { prefixChars: options.prefixChars } : undefined;
+    const match = locateInPage(sources, e.excerpt, matchOptions);
     if (!match.found) {
+      // What the page holds closest to it, for the person checking the evidence; the status stays unverified.
+      const near = match.reason === 'excerpt_not_found' ? findNearMiss(sources, e.excerpt, matchOptions) : undefined;
       // Not on the pages read is not "not in the document" when pages were left unread.
       return {
         ...fail(
           'unverified',
           page.truncated && match.reason === 'excerpt_not_found' ? 'excerpt_not_in_pages_read' : match.reason,
         ),
+        ...near,
         ...injection,
       };
     }

@@ -87,6 +87,21 @@ export {
   type UrlSummary,
 } from '../contracts/results.js';
 
+// What a result and a citation_unverified event say of an excerpt not on its page (docs/citations.md#near-misses).
+export {
+  DiffSegmentSchema,
+  NearMissDetailSchema,
+  NearMissSchema,
+  type DiffSegmentData,
+  type NearMissData,
+} from '../contracts/near-miss.js';
+export {
+  CHANGE_KINDS,
+  NEAR_MISS_DETAILS,
+  type ChangeKind,
+  type NearMissDetail,
+} from '../safety/citations/near-miss-kinds.js';
+
 // Verdicts and review states, which results and events carry.
 export {
   ACTIONS,

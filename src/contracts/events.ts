@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { INJECTION_SOURCES } from '../safety/citations/injection-sources.js';
 import { RECHECK_OUTCOMES } from '../safety/citations/recheck.js';
 import { ACTIONS, DEGRADED_REASONS } from '../safety/classification/verdict.js';
+import { NearMissDetailSchema, NearMissSchema } from './near-miss.js';
 
 /** What every verdict event carries. */
 const VerdictEventFields = {
@@ -58,6 +59,10 @@ export const CitationUnverifiedDataSchema = z.object({
   status: z.enum(['unverified', 'fetch_failed']),
   reason: z.string(),
   excerptLen: z.number().int().nonnegative(),
+  /** As in the result: `altered` or `absent` for an excerpt not on the page; absent otherwise and in older events. */
+  detail: NearMissDetailSchema.optional(),
+  /** As in the result: the closest passage and the diff, when `detail` is `altered`. */
+  nearMiss: NearMissSchema.optional(),
 });
 export type CitationUnverifiedData = z.infer<typeof CitationUnverifiedDataSchema>;
 

@@ -13,6 +13,7 @@ import { VerdictSchema } from '../safety/classification/verdict.js';
 import { REVIEW_STATES } from '../safety/review/decision.js';
 import { REPORT_CHECK_MODES, SECTION_STATES } from '../safety/review/report-check.js';
 import { CITATION_STATUSES, InjectionSpanSchema, REPORT_OUTCOMES } from './events.js';
+import { NearMissDetailSchema, NearMissSchema } from './near-miss.js';
 import { IdSchema } from './payloads.js';
 
 /** The return value of a `goal.submitted` job. */
@@ -128,6 +129,14 @@ export const CitationResultSchema = z.object({
   injection: SourceInjectionSchema.optional(),
   /** When ok, where the excerpt is on the page; absent in results stored before locations were kept. */
   location: CitationLocationSchema.optional(),
+  /**
+   * For an excerpt not on the page (excerpt_not_found, excerpt_not_in_pages_read): `altered` when the
+   * page holds a passage close to it, `absent` when not (docs/citations.md#near-misses). Absent in
+   * results stored before near misses were diagnosed, and for every other status and reason.
+   */
+  detail: NearMissDetailSchema.optional(),
+  /** When `detail` is `altered`: the closest passage and how the excerpt differs from it, word by word. */
+  nearMiss: NearMissSchema.optional(),
 });
 export type CitationResult = z.infer<typeof CitationResultSchema>;
 

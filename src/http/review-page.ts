@@ -177,6 +177,12 @@ dl.compact { font-size: .85rem; }
 .attack-text { display: block; overflow-wrap: anywhere; }
 .attack-span { background: #f3e3ff; color: #4b1870; outline: 1px solid #b27fd6; border-radius: 2px; padding: 0 .1rem; }
 .attack-where { margin: .15rem 0 0; color: var(--muted); }
+.near-what { margin: 0 0 .15rem; }
+.near-passage { display: block; overflow-wrap: anywhere; }
+.near-excerpt { background: #fde2e1; color: #7d1a11; text-decoration-thickness: 2px; border-radius: 2px; padding: 0 .1rem; }
+.near-page { background: #fff1cc; color: #5c3d00; outline: 1px solid #e0b341; border-radius: 2px; padding: 0 .1rem; }
+.near-legend { margin: .1rem 0 0; color: var(--muted); }
+.near-changes { margin: .2rem 0 0; padding-left: 1.1rem; }
 li.citation { background: none; }
 .review-head { font-size: .85rem; }
 .url { font-size: .8rem; }

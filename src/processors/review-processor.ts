@@ -1,7 +1,8 @@
 /**
  * The processor of `review.recorded`: verify every citation (or reuse the
  * result this review revision already has), store the result by review id,
- * emit `citation_unverified` for each entry not ok, `source_injection_suspected`
+ * emit `citation_unverified` for each entry not ok (with its near miss, when the
+ * excerpt is not on the page), `source_injection_suspected`
  * for each entry whose document reads as instructions for an AI reader, and
  * one `review_verified`. Citations not fetched by the review's deadline are
  * fetch_failed, `review_deadline`: the review is recorded and announced with
@@ -101,6 +102,8 @@ export function createReviewProcessor(deps: ReviewProcessorDeps) {
         status: r.status,
         reason: r.reason ?? 'unknown',
         excerptLen: r.excerptLen,
+        ...(r.detail === undefined ? {} : { detail: r.detail }),
+        ...(r.nearMiss === undefined ? {} : { nearMiss: r.nearMiss }),
       });
     }
     for (const r of result.results) {

@@ -118,7 +118,12 @@ describe('verify', () => {
       verify(`http://localhost:${closed}/paper`, 'Kinase X'),
     ]);
     expect(JSON.parse(ok.stdout).status).toBe('ok');
-    expect(JSON.parse(missing.stdout)).toMatchObject({ status: 'unverified', reason: 'excerpt_not_found' });
+    // The page holds nothing like it: its near miss says so.
+    expect(JSON.parse(missing.stdout)).toMatchObject({
+      status: 'unverified',
+      reason: 'excerpt_not_found',
+      detail: 'absent',
+    });
     expect(JSON.parse(blocked.stdout)).toMatchObject({ status: 'fetch_failed', reason: 'blocked_address' });
     expect(JSON.parse(unreachable.stdout)).toMatchObject({ status: 'fetch_failed' });
     expect([ok.code, missing.code, blocked.code, unreachable.code]).toEqual([0, 4, 1, 5]);

@@ -805,6 +805,81 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     expect(await page.locator('#evidence a').count()).toBe(0);
   });
 
+  it('shows beside the claim the passage an excerpt was altered from, the changed words marked, as text', async () => {
+    pages.page(
+      '/ferret-methods',
+      '<!doctype html><html><head><title>Methods</title></head><body><article>' +
+        '<p>Of the 24 ferrets exposed, 45% shed virus by day three, and none of the contact animals seroconverted.</p>' +
+        '<p>The isolate was not transmissible by respiratory droplets under the conditions tested.</p>' +
+        '</article></body></html>',
+    );
+    await classify(h, 'page-near', `${RISKY} cites a page it misquotes`, 'Misquoted methods');
+    const url = `${pages.base}/ferret-methods`;
+    await h.publisher.publishReviewRecorded({
+      reviewId: 'page-near-review',
+      hypothesisId: 'page-near',
+      revision: 1,
+      evidence: [
+        {
+          claim: 'Over half of the ferrets shed virus',
+          url,
+          excerpt: 'Of the 24 ferrets exposed, 54% shed virus by day three',
+        },
+        { claim: 'Airborne spread was shown', url, excerpt: 'The isolate was transmissible by respiratory droplets' },
+        { claim: 'Mice gained weight', url, excerpt: 'Mice given the compound gained weight over <b>six</b> weeks.' },
+      ],
+    });
+    await h.waitForJob('review.recorded', 'review.page-near-review.r1');
+
+    const page = await open();
+    await signIn(page);
+    await page.locator('#f-order').selectOption('newest');
+    const item = row(page, 'page-near');
+    await poll(() => item.count()).toBe(1);
+    await item.locator('.open').click();
+    const citations = page.locator('#evidence li.citation');
+    await poll(() => citations.count()).toBe(3);
+    const [number, negation, absent] = [citations.nth(0), citations.nth(1), citations.nth(2)];
+    expect(await number.locator('.citation-status').textContent()).toBe('unverified excerpt not found on the page');
+    // Beside the claim: the passage as the page has it, the excerpt's number struck, the page's marked.
+    const terms = await number.locator('dt').allTextContents();
+    expect(terms.slice(0, 3)).toEqual(['Claim', 'Excerpt', 'On the page']);
+    expect(await number.locator('.near-passage').textContent()).toBe(
+      'of the 24 ferrets exposed, 54% 45% shed virus by day three',
+    );
+    expect(await number.locator('.near-passage s.near-excerpt').allTextContents()).toEqual(['54%']);
+    expect(await number.locator('.near-passage mark.near-page').allTextContents()).toEqual(['45%']);
+    expect(await number.locator('.near-what').textContent()).toBe(
+      "Altered: the page's text holds a passage close (similarity 0.91), with 1 number changed.",
+    );
+    expect(await number.locator('.near-changes li').allTextContents()).toEqual([
+      'number changed: the excerpt has “54%” where the page has “45%”',
+    ]);
+    // Marked and struck stand out from the words around them.
+    const [struck, marked, same] = await page.evaluate<[string, string, string]>(
+      `[getComputedStyle(document.querySelector('#evidence .near-excerpt')).backgroundColor,
+        getComputedStyle(document.querySelector('#evidence .near-page')).backgroundColor,
+        getComputedStyle(document.querySelector('#evidence .near-same')).backgroundColor]`,
+    );
+    expect(new Set([struck, marked, same]).size).toBe(3);
+    expect(await negation.locator('.near-changes li').allTextContents()).toEqual([
+      "negation turned round: the excerpt leaves out the page's “not”",
+    ]);
+    expect(await negation.locator('.near-passage mark.near-page').allTextContents()).toEqual(['not']);
+    // Nothing close: said so, no passage shown; the excerpt's markup is text.
+    expect(await absent.locator('.near-what').textContent()).toMatch(/^Absent: no passage of the page is close/);
+    expect(await absent.locator('.near-passage').count()).toBe(0);
+    expect(await page.locator('#evidence b').count()).toBe(0);
+    // The whole review in view: a window tall enough for its three citations.
+    await page.setViewportSize({ width: WIDE.width, height: 1000 });
+    await page.locator('#evidence section.review').screenshot({ path: `${IMAGES}review-near-miss.png` });
+
+    const checked = await open(WIDE, { bypassCSP: true });
+    await signIn(checked, '#item=page-near');
+    await poll(() => checked.locator('#evidence .near-passage').count()).toBe(2);
+    expect(await axe(checked)).toEqual([]);
+  });
+
   it('fits a phone: one pane at a time, no sideways scrolling, every field labelled', async () => {
     const long = `narrow-${'x'.repeat(120)}`;
     await classify(h, long, `${RISKY} ${'unbroken'.repeat(80)}`, `A title ${'without-any-break-'.repeat(10)}`);

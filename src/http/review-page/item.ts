@@ -10,6 +10,7 @@ import type { ReviewVerification, SourceInjection } from '../../contracts/result
 import { injectionText, spanText } from '../../safety/review/injection-text.js';
 import { citationReasonText } from '../../safety/review/reasons.js';
 import { byId, el, fact, untrusted } from './dom.js';
+import { nearMissView } from './near-miss.js';
 import { categoriesView, confidenceText, exactTime, plural, relativeTime, stateText } from './format.js';
 import { pageLine, passageLink } from './provenance.js';
 
@@ -141,6 +142,8 @@ function renderEvidence(reviews: ReviewVerification[]): void {
           ? el('span', `(not kept; ${x.excerptLen} characters)`, 'muted')
           : untrusted('q', x.excerpt),
       );
+      // What the page holds closest to an excerpt not on it, beside the claim and the excerpt.
+      if (x.detail !== undefined) fact(dl, 'On the page', nearMissView(x.detail, x.nearMiss));
       fact(dl, 'URL', untrusted('code', x.url, 'url'));
       const page = r.pages?.[x.url];
       if (page !== undefined) fact(dl, 'Page as read', pageLine(x.url, page));

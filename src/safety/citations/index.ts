@@ -17,6 +17,23 @@ export {
 } from './match.js';
 export { normalizeMarked, type MatchText } from './marked-text.js';
 export {
+  ALTERED_MIN_SIMILARITY,
+  closestPassage,
+  findNearMiss,
+  MAX_DIAGNOSED_WORDS,
+  MIN_SHARED_WORDS,
+  type NearMiss,
+  type NearMissResult,
+  type Passage,
+} from './near-miss.js';
+export {
+  CHANGE_KINDS,
+  NEAR_MISS_DETAILS,
+  type ChangeKind,
+  type DiffSegment,
+  type NearMissDetail,
+} from './near-miss-kinds.js';
+export {
   htmlSources,
   matchedSources,
   plainSources,

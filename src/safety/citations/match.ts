@@ -42,7 +42,7 @@ export interface MatchOptions {
 const ELLIPSIS = / ?(?:\[ ?\.{3,} ?\]|\( ?\.{3,} ?\)|\.{3,}) ?/g;
 
 /** A non-empty run of the normalised excerpt between elisions. */
-interface Part {
+export interface Part {
   text: string;
   /** True when `prefixChars` cut this part short. */
   cut: boolean;
@@ -430,7 +430,8 @@ function findPartsInText(page: MatchText, parts: readonly Part[]): FoundIn | und
   return { end, at: reduced.at, passage };
 }
 
-function excerptParts(excerpt: string, options: MatchOptions): Part[] {
+/** The normalised parts of an excerpt that are looked up, in order (near-miss.ts diagnoses the same ones). */
+export function excerptParts(excerpt: string, options: MatchOptions): Part[] {
   const { prefixChars } = options;
   if (prefixChars !== undefined && !(Number.isSafeInteger(prefixChars) && prefixChars > 0)) {
     throw new CitationTextError('BAD_OPTION', `prefixChars must be a positive integer, got ${String(prefixChars)}`);
