@@ -56,7 +56,17 @@ function clusterNodes(url: string): Array<{ host: string; port: number }> {
     });
 }
 
-function connect(target: RedisTarget | string, options: RedisOptions): Redis {
+/**
+ * How often a lost connection tries again: 50 ms more each time, then every
+ * 2 s. ioredis 5's default, kept under ioredis 6, whose own waits up to 5 s:
+ * a worker back on Redis 2 s after it is (docs/operations.md#while-redis-is-away).
+ */
+function reconnectDelay(times: number): number {
+  return Math.min(times * 50, 2000);
+}
+
+function connect(target: RedisTarget | string, given: RedisOptions): Redis {
+  const options: RedisOptions = { retryStrategy: reconnectDelay, ...given };
   const { url, cluster } = typeof target === 'string' ? { url: target, cluster: false } : target;
   if (!cluster) return guardDatabase(new Redis(url, options), url);
   const first = new URL(url.split(',')[0]!.trim());

@@ -170,7 +170,7 @@ describe('the cosci-safety/client entry point, installed from the packed tarball
     const { stdout } = await run(process.execPath, ['use.mjs', REDIS_URL, prefix], { cwd: work, timeout: 60_000 });
     const out = JSON.parse(stdout) as Record<string, unknown>;
     expect(out.ioredis).toBe(IOREDIS_6.split('@')[1]);
-    expect(out.ownIoredis).toMatch(/^5\./);
+    expect(out.ownIoredis).toMatch(/^6\./);
     expect(out.parsed).toEqual({ hypothesisId: 'h-1', text: 'Kinase X phosphorylates Y.', revision: 0 });
     expect(out.queues).toEqual(['hypothesis.saved', 'goal.submitted', 'review.recorded', 'report.finalized']);
     // The packed entry point knows every event type of the sources.
