@@ -20,6 +20,7 @@ export interface Metrics {
   events: Counter<'type'>;
   queueJobs: Gauge<'queue' | 'state'>;
   queueOldestWaiting: Gauge<'queue'>;
+  queuePaused: Gauge<'queue'>;
   queueDepthExporter: Gauge;
   queueDepthStale: Gauge;
   queueDepthLastRead: Gauge;
@@ -110,6 +111,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     queueOldestWaiting: new Gauge({
       name: 'cosci_safety_queue_oldest_waiting_seconds',
       help: 'Age of the oldest job waiting in each queue (0 when none), exported with the queue depth.',
+      labelNames: ['queue'],
+      registers,
+    }),
+    queuePaused: new Gauge({
+      name: 'cosci_safety_queue_paused',
+      help: 'Whether each queue is paused (1) or not (0), exported with the queue depth; the jobs of a paused queue count as waiting.',
       labelNames: ['queue'],
       registers,
     }),

@@ -20,7 +20,11 @@ import type { Redis } from 'ioredis';
 import { QUEUE_NAMES } from '../contracts/queues.js';
 import type { Metrics } from './metrics.js';
 
-/** BullMQ's job states as getJobCounts names them. */
+/**
+ * BullMQ's job states as getJobCounts names them. BullMQ 6 has no `paused`
+ * state: a paused queue keeps its jobs waiting, and says it is paused in its
+ * meta hash (`cosci_safety_queue_paused`).
+ */
 export const QUEUE_STATES = [
   'waiting',
   'active',
@@ -29,7 +33,6 @@ export const QUEUE_STATES = [
   'waiting-children',
   'failed',
   'completed',
-  'paused',
 ] as const;
 
 /** Takes or renews the lease: 1 when `owner` holds it afterwards. */
@@ -98,6 +101,7 @@ export function createQueueDepth(options: QueueDepthOptions): QueueDepth {
   function stopExporting(): void {
     metrics.queueJobs.reset();
     metrics.queueOldestWaiting.reset();
+    metrics.queuePaused.reset();
     exporting = false;
   }
 
@@ -125,11 +129,13 @@ export function createQueueDepth(options: QueueDepthOptions): QueueDepth {
         queue: q.name,
         counts: await q.getJobCounts(...QUEUE_STATES),
         oldest: await oldestWaitingSeconds(q.name),
+        paused: await q.isPaused(),
       })),
     );
-    for (const { queue, counts, oldest } of depths) {
+    for (const { queue, counts, oldest, paused } of depths) {
       for (const state of QUEUE_STATES) metrics.queueJobs.set({ queue, state }, counts[state] ?? 0);
       metrics.queueOldestWaiting.set({ queue }, oldest);
+      metrics.queuePaused.set({ queue }, paused ? 1 : 0);
     }
     exporting = true;
     metrics.queueDepthExporter.set(1);

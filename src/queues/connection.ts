@@ -18,13 +18,15 @@ export interface RedisTarget {
 /**
  * A connection handed to the client entry point (`Publisher`,
  * `EventConsumer`): an ioredis `Redis` or `Cluster`, of ioredis 5 or 6. It is
- * typed by the few members every such client has, not by this package's own
- * ioredis: TypeScript never takes a class of one copy of ioredis for the same
- * class of another, so a user's ioredis 6 connection would not type-check
- * against this package's ioredis 5. At run time the client uses it as an
- * ioredis 5 connection; ioredis 6 answers the commands it sends the same way
- * (its default `replyMapping`, "legacy", keeps RESP2's reply shapes), which
- * test/client/package.test.ts checks with ioredis 6 installed.
+ * typed by the few members every such client has, not by an ioredis class:
+ * ioredis is a peer dependency, so the project's own copy is the one this
+ * package uses, but TypeScript never takes a class of one copy of ioredis for
+ * the same class of another, and a project may still hold two (one of them
+ * nested under a package that pins its own). The client's code is checked
+ * against the ioredis it is built with (6) and sends only commands that
+ * ioredis 5 answers as ioredis 6 does with its default `replyMapping`,
+ * "legacy" (RESP2's reply shapes). test/client/peer-range.test.ts runs the
+ * client on both ends of the range package.json allows.
  */
 export interface RedisClient {
   readonly status: string;
@@ -41,7 +43,7 @@ export type ClientConnection = RedisClient | RedisTarget | string;
 /** The connection given, or undefined when `connection` says where to open one. */
 export function givenClient(connection: ClientConnection): Redis | undefined {
   if (typeof connection === 'string' || !('duplicate' in connection)) return undefined;
-  // See RedisClient: any ioredis 5 or 6 client, used as ioredis 5's type.
+  // See RedisClient: any ioredis 5 or 6 client, used as this package's ioredis type.
   return connection as unknown as Redis;
 }
 
@@ -56,7 +58,17 @@ function clusterNodes(url: string): Array<{ host: string; port: number }> {
     });
 }
 
-function connect(target: RedisTarget | string, options: RedisOptions): Redis {
+/**
+ * How often a lost connection tries again: 50 ms more each time, then every
+ * 2 s. ioredis 5's default, kept under ioredis 6, whose own waits up to 5 s:
+ * a worker back on Redis 2 s after it is (docs/operations.md#while-redis-is-away).
+ */
+function reconnectDelay(times: number): number {
+  return Math.min(times * 50, 2000);
+}
+
+function connect(target: RedisTarget | string, given: RedisOptions): Redis {
+  const options: RedisOptions = { retryStrategy: reconnectDelay, ...given };
   const { url, cluster } = typeof target === 'string' ? { url: target, cluster: false } : target;
   if (!cluster) return guardDatabase(new Redis(url, options), url);
   const first = new URL(url.split(',')[0]!.trim());

@@ -3,30 +3,42 @@
  * is not JSON fails at once, for good, with the reason "job data is not
  * JSON", instead of being left active.
  *
- * BullMQ (5.81.5) reads a job it has just moved to active with
- * Job.fromJSON, which calls JSON.parse on the `data` field
+ * BullMQ (6.7.0, and 5.81.5 alike) reads a job it has just moved to active
+ * with Job.fromJSON, which calls JSON.parse on the `data` field
  * (dist/esm/classes/job.js, `static fromJSON`). When that throws, the
  * SyntaxError leaves Worker.nextJobFromJobData (worker.js, through
  * `createJob`); the main loop's retryIfFailed emits it as a worker 'error'
- * and drops it (`onlyEmitError`). The job stays active under a lock no one
- * renews. The stalled check (commands/moveStalledJobsToWait-9.lua) moves it
- * back to wait, and past the stalled limit only marks it to fail (the
- * `defa` field): the failing is left to the next worker that reads it,
+ * and drops it. The job stays active under a lock no one renews. The
+ * stalled check (commands/moveStalledJobsToWait-9.lua) moves it back to
+ * wait, and past the stalled limit only marks it to fail (the `defa` field
+ * of the job hash): the failing is left to the next worker that reads it,
  * which cannot. So it goes round, active and stalled, and never fails. A
  * publisher that writes the job hash itself, or builds its JSON by hand,
  * can leave such a job (docs/operations.md has a reproduction). No
  * processor can refuse it: BullMQ never hands it over.
  *
- * `createJob` is BullMQ's hook for reading a job (protected, meant for
- * subclasses). Here it reads an unreadable job with its text as the data
- * and a deferred failure, the field BullMQ itself checks before calling the
- * processor (`getUnrecoverableErrorMessage`): processJob then fails the job
- * with an UnrecoverableError under the job's own lock, through
- * Job.moveToFailed, as it fails any job. Before that, the text is stored
- * back as a JSON string, so that every BullMQ client (getJob, getFailed,
- * dashboards) can read the failed job, with the text exactly as written.
+ * BullMQ has no public option for a job it cannot read (neither 5 nor 6:
+ * no deserialiser, no hook on fromJSON). `createJob` is its hook for
+ * reading a job: protected, meant for subclasses, and the same in 5 and 6
+ * but for its argument: BullMQ 5 hands it the job hash as stored
+ * (`JobJsonRaw`, the deferred failure in `defa`), BullMQ 6 the hash decoded
+ * by its Redis backend (`JobJson`, the deferred failure in
+ * `deferredFailure`); `data` is the stored text in both. Here it reads an
+ * unreadable job with its text as the data and a deferred failure, the
+ * field BullMQ itself checks before calling the processor
+ * (`getUnrecoverableErrorMessage`): processJob then fails the job with an
+ * UnrecoverableError under the job's own lock, through Job.moveToFailed, as
+ * it fails any job. Before that, the text is stored back as a JSON string,
+ * so that every BullMQ client (getJob, getFailed, dashboards) can read the
+ * failed job, with the text exactly as written.
+ *
+ * Resting on a protected method, this is tested on the BullMQ versions the
+ * package allows at both ends (test/client/peer-range.test.ts) besides the
+ * one it is built with (test/queues/job-worker.test.ts, whose first test
+ * pins BullMQ's own behaviour: when it fails, BullMQ has changed).
  */
-import { Worker, type Job, type JobJsonRaw } from 'bullmq';
+import { Worker, type Job, type JobJson } from 'bullmq';
+import type { Redis } from 'ioredis';
 
 /** The start of the failedReason of a job whose data is not JSON. */
 export const DATA_NOT_JSON = 'job data is not JSON';
@@ -54,18 +66,23 @@ export class JobWorker<DataType = unknown, ResultType = unknown, NameType extend
   // Jobs read by the fallback below: their data is the stored text.
   private readonly unreadable = new WeakSet<Job>();
 
-  protected override createJob(raw: JobJsonRaw, jobId: string): Job<DataType, ResultType, NameType> {
+  protected override createJob(json: JobJson, jobId: string): Job<DataType, ResultType, NameType> {
     try {
-      return super.createJob(raw, jobId);
+      return super.createJob(json, jobId);
     } catch (err) {
       // BullMQ reads a missing or empty `data` as {}: only a text can fail here.
-      const problem = typeof raw.data === 'string' ? jsonProblem(raw.data) : undefined;
+      const problem = typeof json.data === 'string' ? jsonProblem(json.data) : undefined;
       // Another field that does not parse is not ours to judge: BullMQ's own behaviour.
       if (problem === undefined) throw err;
-      const job = super.createJob(
-        { ...raw, data: JSON.stringify(raw.data), defa: `${DATA_NOT_JSON}: ${problem}` },
-        jobId,
-      );
+      const reason = `${DATA_NOT_JSON}: ${problem}`;
+      // The deferred failure under both names: `deferredFailure` for BullMQ 6, `defa` for BullMQ 5.
+      const readable: JobJson & { defa: string } = {
+        ...json,
+        data: JSON.stringify(json.data),
+        deferredFailure: reason,
+        defa: reason,
+      };
+      const job = super.createJob(readable, jobId);
       this.unreadable.add(job);
       return job;
     }
@@ -88,4 +105,15 @@ export class JobWorker<DataType = unknown, ResultType = unknown, NameType extend
     }
     return super.handleFailed(err, job, token, fetchNextCallback, span);
   }
+}
+
+/**
+ * The connection BullMQ opened for a worker's blocking reads, once it is
+ * ready, under BullMQ 5 or 6: BullMQ 5's `waitUntilReady` resolves to it;
+ * BullMQ 6's to nothing, its Redis backend holding it instead, behind a
+ * proxy that forwards the ioredis members (events, status) to it.
+ */
+export async function blockingConnectionOf(worker: Worker): Promise<Redis> {
+  const ready: unknown = await worker.waitUntilReady();
+  return (ready ?? (await worker.getBackend().blockingClient)) as Redis;
 }

@@ -203,6 +203,8 @@ export class Publisher {
     subject: Subject,
   ): Promise<Published> {
     const queue = this.queue(name);
+    // The queue's connection: queue() has just made sure it is the current one.
+    const client = this.connection;
     const content = contentDigest(name, data);
     const conflict = () =>
       new RevisionConflictError(
@@ -210,8 +212,10 @@ export class Publisher {
           'a revision names one content: publish the new content as a new revision',
       );
     try {
-      // The queue's client: the connection given, once it is ready (it may have been handed over connecting).
-      const client = await queue.client;
+      // Once it is ready: a connection may be handed over connecting. (The
+      // queue's own client is this connection; BullMQ 6 keeps it on its
+      // backend, where BullMQ 5 had `queue.client`.)
+      await queue.waitUntilReady();
       const [existing, stored] = await Promise.all([
         queue.getJob(jobId),
         subject.storedContentKey ? client.get(subject.storedContentKey) : null,

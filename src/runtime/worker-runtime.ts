@@ -9,11 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { Worker, WorkerOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import type { QueueName } from '../contracts/queues.js';
 import { databaseSelected } from '../queues/connection.js';
+import { blockingConnectionOf } from '../queues/job-worker.js';
 import { startHttpServer, type RunningHttpServer } from '../http/server.js';
 import { redactUrl } from '../logging/logger.js';
 import { createRedisHealth } from '../logging/redis-health.js';
@@ -180,7 +180,7 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
     // blocking connection, which BullMQ opens itself, is followed too.
     await Promise.all(
       [...workers].map(async ([queue, worker]) =>
-        health.watch(`worker:${queue}:blocking`, (await worker.waitUntilReady()) as unknown as Redis),
+        health.watch(`worker:${queue}:blocking`, await blockingConnectionOf(worker)),
       ),
     );
   } catch (err) {

@@ -141,6 +141,11 @@ function auditFields(d: Decision): string[] {
   ];
 }
 
+/** ZRANGE's stop index for the first `limit` members, as a string: ioredis 6 declares the stop a string only. */
+function zrangeStop(limit: number): string {
+  return String(limit - 1);
+}
+
 function parseEntry([entryId, flat]: [string, string[]]): AuditEntry {
   const f: Record<string, string> = {};
   for (let i = 0; i + 1 < flat.length; i += 2) f[flat[i]!] = flat[i + 1]!;
@@ -240,13 +245,13 @@ export function createDecisionStore(redisClient: Redis, keyPrefix: string): Deci
       return raw === null ? undefined : DecisionSchema.parse(JSON.parse(raw));
     },
     async held(limit) {
-      return redis.zrange(keys.reviewQueue, 0, limit - 1);
+      return redis.zrange(keys.reviewQueue, 0, zrangeStop(limit));
     },
     async heldEntries(limit, order) {
       const flat =
         order === 'oldest'
-          ? await redis.zrange(keys.reviewQueue, 0, limit - 1, 'WITHSCORES')
-          : await redis.zrange(keys.reviewQueue, 0, limit - 1, 'REV', 'WITHSCORES');
+          ? await redis.zrange(keys.reviewQueue, 0, zrangeStop(limit), 'WITHSCORES')
+          : await redis.zrange(keys.reviewQueue, 0, zrangeStop(limit), 'REV', 'WITHSCORES');
       const out: Array<{ hypothesisId: string; heldAt: number }> = [];
       for (let i = 0; i + 1 < flat.length; i += 2) out.push({ hypothesisId: flat[i]!, heldAt: Number(flat[i + 1]) });
       return out;

@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_NAMES } from '../../src/contracts/queues.js';
 import { Publisher } from '../../src/queues/publisher.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
-import { freshProject, ROOT } from '../support/fresh-project.js';
+import { freshProject, typecheck } from '../support/fresh-project.js';
 import { eventually, StopPolling, until } from '../support/poll.js';
 import {
   freePort,
@@ -164,30 +164,7 @@ describe('the client and Bull Board snippets of the docs, in a fresh project wit
       board: board[0]!,
     };
     for (const [name, code] of Object.entries(files)) writeFileSync(join(work, `${name}.ts`), code);
-    writeFileSync(
-      join(work, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          outDir: 'out',
-          // As most projects do; the package test (test/client/package.test.ts)
-          // catches a declaration of ours that points at nothing.
-          skipLibCheck: true,
-          types: ['node'],
-          typeRoots: [join(ROOT, 'node_modules', '@types')],
-        },
-        include: ['*.ts'],
-      }),
-    );
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    compiled = await new Promise((resolve) =>
-      execFile(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: work }, (err, stdout) =>
-        resolve({ code: err ? 1 : 0, output: stdout }),
-      ),
-    );
+    compiled = await typecheck(work, { outDir: 'out' });
 
     server = await startRedisServer();
     redis = new Redis(server.url, { maxRetriesPerRequest: null });

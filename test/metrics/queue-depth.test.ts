@@ -98,6 +98,36 @@ describe('queue depth', () => {
     await queue.close();
   });
 
+  it('says which queues are paused, whose jobs count as waiting', async () => {
+    const prefix = uniqueName('qd');
+    prefixes.push(prefix);
+    const metrics = createMetrics();
+    const queue = new Queue('review.recorded', { connection: redis, prefix: `${prefix}-bull` });
+    await queue.add('review.recorded', { x: 1 });
+    await queue.pause();
+    const depth = createQueueDepth({
+      redis,
+      prefix: `${prefix}-bull`,
+      keyPrefix: `${prefix}-k`,
+      mode: 'always',
+      metrics,
+      owner: 'x',
+    });
+    await depth.refresh();
+    const paused = await gauge(metrics, 'cosci_safety_queue_paused');
+    expect(paused.find((v) => v.labels.queue === 'review.recorded')?.value).toBe(1);
+    expect(paused.find((v) => v.labels.queue === 'goal.submitted')?.value).toBe(0);
+    const jobs = await gauge(metrics, 'cosci_safety_queue_jobs');
+    expect(jobs.find((v) => v.labels.queue === 'review.recorded' && v.labels.state === 'waiting')?.value).toBe(1);
+    expect(jobs.some((v) => v.labels.state === 'paused')).toBe(false);
+    await queue.resume();
+    await depth.refresh();
+    const resumed = await gauge(metrics, 'cosci_safety_queue_paused');
+    expect(resumed.find((v) => v.labels.queue === 'review.recorded')?.value).toBe(0);
+    await depth.close();
+    await queue.close();
+  });
+
   it('two workers of one cluster: exactly one exports the depth on /metrics', async () => {
     const config = testConfig(undefined);
     prefixes.push(config.redis.prefix, config.redis.key_prefix);

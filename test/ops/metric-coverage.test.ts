@@ -56,6 +56,8 @@ const JUSTIFIED: Record<string, string> = {
   cosci_safety_nodejs_heap_space_size_used_bytes: 'per V8 heap space; the Memory panel shows the whole heap',
   cosci_safety_nodejs_heap_space_size_available_bytes: 'per V8 heap space; the Memory panel shows the whole heap',
   cosci_safety_nodejs_version_info: 'the Node.js version as labels, for ad-hoc queries during an upgrade',
+  cosci_safety_queue_paused:
+    "a paused queue's jobs count as waiting: the CosciSafetyOldestJobWaiting runbook reads it to tell a queue paused by hand from one nobody works",
   cosci_safety_queue_depth_last_read_timestamp_seconds:
     'how old the depth served under cosci_safety_queue_depth_stale is, for a look during an outage; the alert reads the stale gauge',
 };

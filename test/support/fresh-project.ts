@@ -3,16 +3,16 @@
  * (the built dist/: run `npm run build` first; the pack skips the prepack
  * build, which would rewrite dist/ under the feet of the tests that run it)
  * and installed from its tarball with npm, beside the packages the tests
- * name (ioredis 6, the Bull Board of docs/operations.md), from the registry
- * or, when warm, npm's cache. npm resolves the package's own dependencies as
- * it does for a user: ioredis 5 nested under cosci-safety when the project
- * has ioredis 6 of its own.
+ * name (ioredis 6, the Bull Board of docs/operations.md; or the BullMQ and
+ * ioredis at one end of the ranges the package allows), from the registry
+ * or, when warm, npm's cache. npm resolves the package's dependencies as it
+ * does for a user: its peers, BullMQ and ioredis, are the project's own.
  *
- * The test files that need one share it. It is kept in the temporary folder
- * under a digest of the tarball and the packages, so a run whose tarball and
- * packages have not changed uses the one made before; the first test file to
- * ask makes it under a lock, the others wait for it. One unused for a day is
- * removed.
+ * The test files that need the same packages share one project. It is kept
+ * in the temporary folder under a digest of the tarball and the packages, so
+ * a run whose tarball and packages have not changed uses the one made
+ * before; the first test file to ask makes it under a lock, the others wait
+ * for it. One unused for a day is removed.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -119,11 +119,12 @@ async function install(dir: string, tarball: string, packages: readonly string[]
 }
 
 /**
- * The shared fresh project: the packed package, ioredis 6 and the Bull Board
- * of docs/operations.md installed.
+ * A fresh project with the packed package and `packages` (npm specs)
+ * installed; by default ioredis 6 and the Bull Board of docs/operations.md.
  */
-export async function freshProject(): Promise<FreshProject> {
-  const packages = [IOREDIS_6, ...bullBoardPackages()];
+export async function freshProject(
+  packages: readonly string[] = [IOREDIS_6, ...bullBoardPackages()],
+): Promise<FreshProject> {
   const tarball = await pack();
   try {
     const digest = createHash('sha256')
@@ -170,4 +171,41 @@ export async function freshProject(): Promise<FreshProject> {
   } finally {
     rmSync(dirname(tarball), { recursive: true, force: true });
   }
+}
+
+/**
+ * Type-checks the `.ts` files of `dir` (a workspace of a fresh project) as a
+ * user's project would: against the project's node_modules, strict, with
+ * `skipLibCheck` as most projects have it (checking every declaration file
+ * of the dependencies would triple the time). A declaration of ours that
+ * points at nothing shipped, or at a type the project's BullMQ or ioredis
+ * lacks, makes a type `any`, which the `@ts-expect-error` lines and the
+ * annotations of the files checked catch. With `outDir`, the JavaScript is
+ * written there.
+ */
+export async function typecheck(
+  dir: string,
+  options: { outDir?: string } = {},
+): Promise<{ code: number; output: string }> {
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        ...(options.outDir ? { outDir: options.outDir } : { noEmit: true }),
+        skipLibCheck: true,
+        types: ['node'],
+        typeRoots: [join(ROOT, 'node_modules', '@types')],
+      },
+      include: ['*.ts'],
+    }),
+  );
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  return run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir }).then(
+    () => ({ code: 0, output: '' }),
+    (err: { code: number; stdout: string }) => ({ code: err.code, output: err.stdout }),
+  );
 }

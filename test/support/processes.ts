@@ -255,12 +255,18 @@ export interface WorkerProcess {
 }
 
 /**
- * Spawns `cosci-safety worker` with the config file; resolves once it logs
- * `worker started` and names its metrics port. Environment overrides of the
+ * Spawns `cosci-safety worker` (from the sources, or an installed build)
+ * with the config file; resolves once it logs `worker started` and names
+ * its metrics port. Environment overrides of the
  * file (REDIS_URL, ANTHROPIC_BASE_URL) are set to the file's values, so the
  * caller's environment cannot point the worker elsewhere.
  */
-export async function spawnWorker(configFile: string, s: WorkerSettings): Promise<WorkerProcess> {
+export async function spawnWorker(
+  configFile: string,
+  s: WorkerSettings,
+  /** Another build to run, as installed in a project: its `dist/cli/main.js`, run in `cwd`. */
+  installed?: { main: string; cwd: string },
+): Promise<WorkerProcess> {
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     COSCI_SAFETY_CONFIG: configFile,
@@ -269,9 +275,11 @@ export async function spawnWorker(configFile: string, s: WorkerSettings): Promis
     ANTHROPIC_API_KEY: 'sk-fault-test-key',
   };
   delete env.COSCI_REVIEW_TOKEN;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker'], {
+  const args = installed ? [installed.main, 'worker'] : ['--import', 'tsx', 'src/cli/main.ts', 'worker'];
+  const child = spawn(process.execPath, args, {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
+    ...(installed ? { cwd: installed.cwd } : {}),
   });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
