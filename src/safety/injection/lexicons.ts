@@ -511,6 +511,13 @@ export const MACHINE_READERS: readonly string[] = [
   'summarizer',
   'screener',
   'screening system',
+  'screening systems',
+  'screening software',
+  'analysis software',
+  'scanner',
+  'scanners',
+  'parser',
+  'parsers',
   'evaluator',
   'evaluators',
 ];
