@@ -1,7 +1,7 @@
 /**
  * A loopback OTLP/HTTP receiver, as a collector's port 4318 is: it answers
  * every POST, counts every request whatever its path or encoding, and keeps
- * the spans of those in the JSON encoding (OTLP/HTTP with
+ * each body, and the spans of those in the JSON encoding (OTLP/HTTP with
  * `http/json`, https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding),
  * flattened, each with the resource attributes of the process that sent it.
  */
@@ -44,6 +44,8 @@ export interface OtlpReceiver {
   url: string;
   /** Every request received, by method, path and content type. */
   requests: Array<{ method: string; path: string; contentType: string }>;
+  /** Each request's body as received, in the same order. */
+  bodies: Buffer[];
   spans: ReceivedSpan[];
   close(): Promise<void>;
 }
@@ -82,12 +84,14 @@ interface ExportRequest {
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const requests: OtlpReceiver['requests'] = [];
   const spans: ReceivedSpan[] = [];
+  const bodies: Buffer[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const contentType = req.headers['content-type'] ?? '';
       requests.push({ method: req.method ?? '', path: req.url ?? '', contentType });
+      bodies.push(Buffer.concat(chunks));
       if (req.method === 'POST' && req.url === '/v1/traces' && contentType.startsWith('application/json')) {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ExportRequest;
         for (const rs of body.resourceSpans ?? []) {
@@ -117,6 +121,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    bodies,
     spans,
     close: () =>
       new Promise<void>((resolve) => {
