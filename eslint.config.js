@@ -141,7 +141,7 @@ function ioPackages() {
   return [
     {
       regex:
-        '^(ioredis|bullmq|undici|@anthropic-ai/sdk|pino|prom-client)(/|$)|^node:(fs|net|http|https|http2|dns|child_process|worker_threads|cluster|dgram|tls)(/|$)',
+        '^(ioredis|bullmq|bullmq-otel|undici|@anthropic-ai/sdk|@opentelemetry/[^/]+|pino|prom-client)(/|$)|^node:(fs|net|http|https|http2|dns|child_process|worker_threads|cluster|dgram|tls)(/|$)',
       message: 'src/safety and src/contracts do no I/O; put this in an adapter',
     },
   ];

@@ -38,6 +38,7 @@ import type { ParseRequest, ParseThreadMessage } from './parse-thread.js';
 import { parseThreadScript } from './thread-script.js';
 import { threadCpuMs } from './thread-cpu.js';
 import { CosciError } from '../errors.js';
+import { failedAs, inSpan } from '../telemetry/spans.js';
 
 /** How a task ended, for metrics: its result, or why its thread was ended. */
 export type ParseOutcome = 'ok' | 'unreadable' | 'too_slow' | 'too_large' | 'crashed';
@@ -172,9 +173,20 @@ export class ParsePool {
    */
   extract(body: Uint8Array, contentType: string | undefined): Promise<Extraction> {
     if (this.closed) return Promise.reject(new ParsePoolClosedError());
-    return new Promise<Extraction>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, body, contentType, queuedAt: performance.now(), resolve, reject });
-      this.dispatch();
+    // The span covers the wait for a thread too: a document that waited long shows as such.
+    const attributes = {
+      // The media type alone, bounded: the header is the page's to write.
+      'cosci.document.media_type': (contentType ?? '').split(';')[0]!.trim().toLowerCase().slice(0, 100),
+      'cosci.document.bytes': body.byteLength,
+    };
+    return inSpan('parse document', { attributes }, async (span) => {
+      const extraction = await new Promise<Extraction>((resolve, reject) => {
+        this.queue.push({ id: this.nextId++, body, contentType, queuedAt: performance.now(), resolve, reject });
+        this.dispatch();
+      });
+      if (!extraction.ok) failedAs(span, extraction.reason);
+      else if (extraction.truncated) span.setAttribute('cosci.document.truncated', true);
+      return extraction;
     });
   }
 

@@ -11,6 +11,7 @@ import { ASSESSMENT_TOOL, SYSTEM_PROMPT, TOOL_NAME } from '../safety/classificat
 import { mergeAssessments } from '../safety/classification/windows.js';
 import { ClassifierCallError } from './errors.js';
 import { requestFetch } from './http-transport.js';
+import { inSpan, SpanKind, type Span } from '../telemetry/spans.js';
 
 export type AssessOutcome = { kind: 'assessment'; assessment: Assessment } | { kind: 'refusal'; text: string };
 
@@ -196,39 +197,88 @@ function readAnswer(answer: Answer): AssessOutcome {
   return { kind: 'assessment', assessment: only.data };
 }
 
+/**
+ * What the GenAI semantic conventions record of an answer
+ * (https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/): its
+ * id, model, stop reason and tokens. `gen_ai.usage.input_tokens` counts
+ * every input token, those read from and written to the prompt cache
+ * included, as the conventions ask of Anthropic's usage block, whose
+ * `input_tokens` leaves them out.
+ */
+function recordAnswer(span: Span, body: unknown, usage: TokenUsage | undefined): void {
+  const answer = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  if (typeof answer.id === 'string') span.setAttribute('gen_ai.response.id', answer.id);
+  if (typeof answer.model === 'string') span.setAttribute('gen_ai.response.model', answer.model);
+  if (typeof answer.stop_reason === 'string') span.setAttribute('gen_ai.response.finish_reasons', [answer.stop_reason]);
+  if (usage) {
+    span.setAttributes({
+      'gen_ai.usage.input_tokens': usage.input + usage.cache_read + usage.cache_write,
+      'gen_ai.usage.output_tokens': usage.output,
+      'gen_ai.usage.cache_read.input_tokens': usage.cache_read,
+      'gen_ai.usage.cache_creation.input_tokens': usage.cache_write,
+    });
+  }
+}
+
 export function createAnthropicAssessor(options: AnthropicAssessorOptions): Assessor {
   const { client, model, maxTokens, signal } = options;
+  // The span of one model call, `chat <model>`, as the GenAI conventions name it; the SDK's own span
+  // of the request (when its tracing is on) is its child. Neither records the prompt or the answer.
+  const attributes = {
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.provider.name': 'anthropic',
+    // The attribute's name before gen_ai.provider.name, which backends still read.
+    'gen_ai.system': 'anthropic',
+    'gen_ai.request.model': model,
+    'gen_ai.request.max_tokens': maxTokens,
+  };
   return {
     model,
-    async assess(userMessage, onUsage) {
-      if (signal?.aborted) throw new ClassifierCallError('aborted', 'request aborted');
-      let body: unknown;
-      try {
-        body = await client.messages.create({
-          model,
-          max_tokens: maxTokens,
-          system: SYSTEM_PROMPT,
-          tools: [ASSESSMENT_TOOL as Anthropic.Tool],
-          tool_choice: { type: 'tool', name: TOOL_NAME },
-          messages: [{ role: 'user', content: userMessage }],
-        });
-      } catch (err) {
-        // The client's Agent was destroyed under this request: that is the abort.
-        if (signal?.aborted) throw new ClassifierCallError('aborted', 'request aborted', undefined, { cause: err });
-        // A 200 labelled JSON whose body does not parse: the SDK's JSON.parse threw.
-        if (err instanceof SyntaxError) {
-          throw new ClassifierCallError('invalid_response', `the answer is not valid JSON: ${err.message}`, undefined, {
-            cause: err,
-          });
-        }
-        throw toCallError(err);
-      }
-      // Billed whatever the rest of it is, when it says.
-      if (typeof body === 'object' && body !== null && 'usage' in body)
-        onUsage?.(tokenUsage(body.usage as Partial<Anthropic.Usage> | null));
-      const answer = AnswerSchema.safeParse(body);
-      if (!answer.success) throw new ClassifierCallError('invalid_response', notAMessage(body, issues(answer.error)));
-      return readAnswer(answer.data);
+    assess(userMessage, onUsage) {
+      return inSpan(`chat ${model}`, { kind: SpanKind.CLIENT, attributes }, (span) =>
+        call(userMessage, (body, usage) => {
+          recordAnswer(span, body, usage);
+          if (usage) onUsage?.(usage);
+        }),
+      );
     },
   };
+
+  async function call(
+    userMessage: string,
+    answered: (body: unknown, usage: TokenUsage | undefined) => void,
+  ): Promise<AssessOutcome> {
+    if (signal?.aborted) throw new ClassifierCallError('aborted', 'request aborted');
+    let body: unknown;
+    try {
+      body = await client.messages.create({
+        model,
+        max_tokens: maxTokens,
+        system: SYSTEM_PROMPT,
+        tools: [ASSESSMENT_TOOL as Anthropic.Tool],
+        tool_choice: { type: 'tool', name: TOOL_NAME },
+        messages: [{ role: 'user', content: userMessage }],
+      });
+    } catch (err) {
+      // The client's Agent was destroyed under this request: that is the abort.
+      if (signal?.aborted) throw new ClassifierCallError('aborted', 'request aborted', undefined, { cause: err });
+      // A 200 labelled JSON whose body does not parse: the SDK's JSON.parse threw.
+      if (err instanceof SyntaxError) {
+        throw new ClassifierCallError('invalid_response', `the answer is not valid JSON: ${err.message}`, undefined, {
+          cause: err,
+        });
+      }
+      throw toCallError(err);
+    }
+    // Billed whatever the rest of it is, when it says.
+    answered(
+      body,
+      typeof body === 'object' && body !== null && 'usage' in body
+        ? tokenUsage(body.usage as Partial<Anthropic.Usage> | null)
+        : undefined,
+    );
+    const answer = AnswerSchema.safeParse(body);
+    if (!answer.success) throw new ClassifierCallError('invalid_response', notAMessage(body, issues(answer.error)));
+    return readAnswer(answer.data);
+  }
 }

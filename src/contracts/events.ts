@@ -1,6 +1,7 @@
 /**
  * Events, as zod schemas, and one map from event type to its data. Each entry
- * of the stream has the fields `type`, `eventId` and `data` (JSON).
+ * of the stream has the fields `type`, `eventId` and `data` (JSON), and,
+ * when the service traces, `traceparent` and `tracestate` (EventEntrySchema).
  */
 import { z } from 'zod';
 import { INJECTION_SOURCES } from '../safety/citations/injection-sources.js';
@@ -277,6 +278,34 @@ export const EVENT_SCHEMAS = {
 export type EventType = keyof typeof EVENT_SCHEMAS;
 export type EventDataOf<T extends EventType> = z.infer<(typeof EVENT_SCHEMAS)[T]>;
 export const EVENT_TYPES = Object.keys(EVENT_SCHEMAS) as EventType[];
+
+/**
+ * A W3C Trace Context `traceparent` (https://www.w3.org/TR/trace-context/#traceparent-header)
+ * of version 00: version, trace id, parent id and flags, in lower-case hex.
+ */
+export const TRACEPARENT_PATTERN = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+/**
+ * The fields of a stream entry. `traceparent` and `tracestate` are there
+ * only when the service traces (docs/tracing.md): the W3C trace context of
+ * the span that appended the event, as the CloudEvents distributed tracing
+ * extension carries it beside an event rather than in its data. Entries
+ * appended before, or without tracing, have neither; a consumer that does
+ * not trace ignores them, as it ignores any field it does not know: a later
+ * version may add fields, and types (a consumer skips the types it does not
+ * handle).
+ */
+export const EventEntrySchema = z.looseObject({
+  /** One of EVENT_TYPES in this version. */
+  type: z.string().min(1),
+  eventId: z.string().min(1),
+  /** The event's data as JSON text, of the schema of its type (event.<type>.json). */
+  data: z.string(),
+  traceparent: z.string().regex(TRACEPARENT_PATTERN).optional(),
+  /** Vendor trace state (W3C `tracestate`), only beside a `traceparent`. */
+  tracestate: z.string().optional(),
+});
+export type EventEntry = z.infer<typeof EventEntrySchema>;
 
 /** The action-specific hypothesis event, besides hypothesis_assessed. */
 export const HYPOTHESIS_ACTION_EVENTS = {

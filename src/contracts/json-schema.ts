@@ -3,7 +3,7 @@
  * consumers in other languages. schemas/ holds them; a test keeps it current.
  */
 import { z } from 'zod';
-import { EVENT_SCHEMAS } from './events.js';
+import { EVENT_SCHEMAS, EventEntrySchema } from './events.js';
 import { PAYLOAD_SCHEMAS } from './payloads.js';
 import { RESULT_SCHEMAS } from './results.js';
 
@@ -18,6 +18,10 @@ export function jsonSchemas(): Record<string, unknown> {
       ...z.toJSONSchema(schema),
     };
   }
+  out['event-entry.json'] = {
+    title: 'an entry of the event stream: its fields (Redis Stream field-value pairs)',
+    ...z.toJSONSchema(EventEntrySchema),
+  };
   for (const [queue, schema] of Object.entries(RESULT_SCHEMAS)) {
     out[`result.${queue}.json`] = {
       title: `${queue} job result (the job's return value, and what the stores keep)`,

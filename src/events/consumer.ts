@@ -16,6 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { hostname } from 'node:os';
+import { SpanKind, type Telemetry } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   createConsumerConnection,
@@ -23,7 +24,13 @@ import {
   type ClientConnection,
   type RedisTarget,
 } from '../queues/connection.js';
-import { EVENT_SCHEMAS, EVENT_TYPES, type EventDataOf, type EventType } from '../contracts/events.js';
+import {
+  EVENT_SCHEMAS,
+  EVENT_TYPES,
+  TRACEPARENT_PATTERN,
+  type EventDataOf,
+  type EventType,
+} from '../contracts/events.js';
 import { formatIssuesInline } from '../contracts/issues.js';
 import { CosciError } from '../errors.js';
 
@@ -42,6 +49,13 @@ export type ConsumedEvent<T extends EventType = EventType> = {
      * this consumer's name in an earlier run.
      */
     redelivered: boolean;
+    /**
+     * The W3C trace context of the span that appended the event, when the
+     * service traces (docs/tracing.md#continuing-from-an-event): a carrier
+     * for `propagation.extract`, or what the `telemetry` option continues.
+     */
+    traceparent?: string;
+    tracestate?: string;
   };
 }[T];
 
@@ -134,6 +148,15 @@ export interface EventConsumerOptions<T extends EventType> {
    * position. @defaultValue '$'
    */
   startId?: string;
+  /**
+   * Tracing, as BullMQ's queues and workers take it (`new BullMQOtel(...)`
+   * from `bullmq-otel`, or any implementation of BullMQ's `Telemetry`): each
+   * handled event runs inside a CONSUMER span, `process <type>`, that
+   * continues the trace of the event (its `traceparent`), as a BullMQ worker
+   * continues the trace of a job. Without it, nothing is traced here.
+   * @see docs/tracing.md#continuing-from-an-event
+   */
+  telemetry?: Telemetry;
 }
 
 type RawEntry = [id: string, fields: string[] | null];
@@ -388,7 +411,7 @@ export class EventConsumer<T extends EventType = EventType> {
           done.push(id);
         } else {
           try {
-            await this.options.handle(parsed.event);
+            await this.handleTraced(parsed.event);
           } catch (err) {
             this.report(
               new EventConsumerError(
@@ -412,6 +435,37 @@ export class EventConsumer<T extends EventType = EventType> {
     }
   }
 
+  /** The handler, inside the span that continues the event's trace when there is `telemetry`. */
+  private async handleTraced(event: ConsumedEvent<T>): Promise<void> {
+    const { telemetry } = this.options;
+    if (!telemetry) return this.options.handle(event);
+    const { tracer, contextManager } = telemetry;
+    const active: unknown = contextManager.active();
+    // BullMQ's metadata is the propagation carrier as JSON: the same as a job carries.
+    const parent: unknown = event.traceparent
+      ? contextManager.fromMetadata(
+          active,
+          JSON.stringify({ traceparent: event.traceparent, tracestate: event.tracestate }),
+        )
+      : active;
+    const span = tracer.startSpan(`process ${event.type}`, { kind: SpanKind.CONSUMER }, parent);
+    span.setAttributes({
+      'messaging.operation.type': 'process',
+      'messaging.destination.name': this.stream,
+      'messaging.consumer.group.name': this.group,
+      'messaging.message.id': event.eventId,
+      'cosci.event.type': event.type,
+    });
+    try {
+      await contextManager.with(span.setSpanOnContext(parent), () => this.options.handle(event));
+    } catch (err) {
+      span.recordException(err as Error);
+      throw err;
+    } finally {
+      span.end();
+    }
+  }
+
   private parse(id: string, fields: Record<string, string>, redelivered: boolean): Parsed<T> {
     const invalid = (reason: string): Parsed<T> => ({ kind: 'invalid', entry: { id, fields, reason } });
     const { type, eventId, data } = fields;
@@ -428,7 +482,13 @@ export class EventConsumer<T extends EventType = EventType> {
     }
     const result = EVENT_SCHEMAS[type as EventType].safeParse(json);
     if (!result.success) return invalid(`data: ${formatIssuesInline(result.error)}`);
-    const event = { id, type, eventId, data: result.data, redelivered } as ConsumedEvent<T>;
+    // A trace context that is not one is dropped, never a reason to refuse the event.
+    const { traceparent, tracestate } = fields;
+    const trace =
+      traceparent !== undefined && TRACEPARENT_PATTERN.test(traceparent)
+        ? { traceparent, ...(tracestate ? { tracestate } : {}) }
+        : {};
+    const event = { id, type, eventId, data: result.data, redelivered, ...trace } as ConsumedEvent<T>;
     return { kind: 'event', event };
   }
 

@@ -11,26 +11,42 @@
  *
  * On Redis Cluster the stream key and the dedupe keys must share a slot: give
  * the stream a hash tag (`{cosci}:events`); the dedupe keys extend its name.
+ *
+ * With tracing on, each event is appended inside a span of its own, whose W3C
+ * trace context the entry carries in its `traceparent` and `tracestate`
+ * fields (event-spans.ts), so that a consumer continues the trace.
  */
 import type { Redis } from 'ioredis';
 import { EVENT_SCHEMAS, type EventDataOf, type EventType } from '../contracts/events.js';
+import { withEventSpans, type EventTrace } from './event-spans.js';
 
 /**
- * `appendEvent(stream, seen, ttl, maxLen, type, eventId, data)`: the stream
- * entry id, or false when the event's id was seen before.
+ * `appendEvent(stream, seen, ttl, maxLen, type, eventId, data, traceparent,
+ * tracestate)`: the stream entry id, or false when the event's id was seen
+ * before. The trace context fields are added only when given (not ''): an
+ * entry without tracing is what it always was.
  */
 export const APPEND_EVENT_LUA = `
-local function appendEvent(stream, seen, ttl, maxLen, type, eventId, data)
+local function appendEvent(stream, seen, ttl, maxLen, type, eventId, data, traceparent, tracestate)
   if not redis.call('SET', seen, '1', 'NX', 'EX', ttl) then return false end
-  if tonumber(maxLen) > 0 then
-    return redis.call('XADD', stream, 'MAXLEN', '~', maxLen, '*', 'type', type, 'eventId', eventId, 'data', data)
+  local fields = {'type', type, 'eventId', eventId, 'data', data}
+  if traceparent ~= '' then
+    fields[#fields + 1] = 'traceparent'
+    fields[#fields + 1] = traceparent
+    if tracestate ~= '' then
+      fields[#fields + 1] = 'tracestate'
+      fields[#fields + 1] = tracestate
+    end
   end
-  return redis.call('XADD', stream, '*', 'type', type, 'eventId', eventId, 'data', data)
+  if tonumber(maxLen) > 0 then
+    return redis.call('XADD', stream, 'MAXLEN', '~', maxLen, '*', unpack(fields))
+  end
+  return redis.call('XADD', stream, '*', unpack(fields))
 end
 `;
 
 const EMIT = `${APPEND_EVENT_LUA}
-return appendEvent(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
+return appendEvent(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])
 `;
 
 type RedisWithEmit = Redis & {
@@ -42,6 +58,8 @@ type RedisWithEmit = Redis & {
     type: string,
     eventId: string,
     data: string,
+    traceparent: string,
+    tracestate: string,
   ): Promise<string | null>;
 };
 
@@ -147,14 +165,22 @@ export function createEventEmitter(options: EmitterOptions): EventEmitter {
   return {
     async emit(type, eventId, data) {
       const json = serialise(type, data);
-      const id = await redis.cosciEmit(
+      const id = await withEventSpans(
         options.stream,
-        seenKey(eventId),
-        options.dedupeTtlSeconds,
-        options.maxLen,
-        type,
-        eventId,
-        json,
+        [{ type, eventId }],
+        async ([trace]: EventTrace[]) =>
+          redis.cosciEmit(
+            options.stream,
+            seenKey(eventId),
+            options.dedupeTtlSeconds,
+            options.maxLen,
+            type,
+            eventId,
+            json,
+            trace!.traceparent,
+            trace!.tracestate,
+          ),
+        (entry) => [entry !== null],
       );
       if (id === null) return undefined;
       options.onEmitted?.(type);

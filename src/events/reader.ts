@@ -7,6 +7,9 @@ export interface StreamEvent {
   type: string;
   eventId: string;
   data: unknown;
+  /** The entry's W3C trace context, when the service traced the event (docs/tracing.md). */
+  traceparent?: string;
+  tracestate?: string;
 }
 
 /** The event types to keep; undefined keeps every entry. */
@@ -24,7 +27,15 @@ function toEvent([id, fields]: [string, string[]]): StreamEvent {
   } catch {
     // Leave a non-JSON payload as the string it is.
   }
-  return { id, type: map.type ?? '', eventId: map.eventId ?? '', data };
+  const { traceparent, tracestate } = map;
+  return {
+    id,
+    type: map.type ?? '',
+    eventId: map.eventId ?? '',
+    data,
+    ...(traceparent !== undefined ? { traceparent } : {}),
+    ...(tracestate !== undefined ? { tracestate } : {}),
+  };
 }
 
 const kept = (types: TypeFilter) => (e: StreamEvent) => types === undefined || types.has(e.type);

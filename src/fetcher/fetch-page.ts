@@ -12,6 +12,7 @@ import { FetcherError, networkFailure } from './errors.js';
 import { ACCEPT_ENCODING, parseContentEncoding, readBody, releaseBody } from './read-body.js';
 import { createGuardedLookup, type DnsLookup } from './resolver.js';
 import { checkUrl, type FetchPolicy } from './url-policy.js';
+import { failedAs, inSpan, SpanKind, type Attributes } from '../telemetry/spans.js';
 
 export { HostLimiter } from './host-limiter.js';
 
@@ -320,6 +321,44 @@ async function follow(
  * dispatcher) or when `options.signal` aborts, with the signal's reason.
  */
 export async function fetchPage(url: string, options: FetchOptions): Promise<FetchOutcome> {
+  return inSpan('GET', { kind: SpanKind.CLIENT, attributes: urlAttributes(url) }, async (span) => {
+    const outcome = await fetchOnce(url, options);
+    if (outcome.ok) {
+      span.setAttributes({
+        'http.response.status_code': outcome.status,
+        'http.response.body.size': outcome.wireBytes,
+        'cosci.fetch.redirects': outcome.redirects.length,
+      });
+    } else {
+      if (outcome.status !== undefined) span.setAttribute('http.response.status_code', outcome.status);
+      failedAs(span, outcome.reason);
+    }
+    return outcome;
+  });
+}
+
+/**
+ * What an HTTP client span records of the cited URL: its scheme, host, port
+ * and path. Never its credentials, its query or its fragment: a trace
+ * backend is no place for a token a URL carries.
+ */
+function urlAttributes(url: string): Attributes {
+  try {
+    const u = new URL(url);
+    const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
+    return {
+      'http.request.method': 'GET',
+      'url.scheme': u.protocol.replace(/:$/, ''),
+      'server.address': u.hostname.replace(/^\[(.*)\]$/, '$1'),
+      'server.port': port,
+      'url.full': `${u.protocol}//${u.host}${u.pathname}`,
+    };
+  } catch {
+    return { 'http.request.method': 'GET' };
+  }
+}
+
+async function fetchOnce(url: string, options: FetchOptions): Promise<FetchOutcome> {
   validateOptions(options);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);

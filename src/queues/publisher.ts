@@ -7,7 +7,7 @@
  * (docs/contract.md#a-revision-is-its-content). `submitGoal` can wait for the
  * verdict, since goal-parse time is a blocking check.
  */
-import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions, type Telemetry } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 import {
   createBlockingConnection,
@@ -68,6 +68,17 @@ export interface PublisherOptions {
   keyPrefix?: string;
   /** A connection factory for the QueueEvents that waiting needs (a blocking one). */
   blockingConnection?: () => RedisClient;
+  /**
+   * Tracing, as BullMQ's queues take it: `new BullMQOtel(...)` from
+   * `bullmq-otel`, or any implementation of BullMQ's `Telemetry`. Each job
+   * added is then published inside a PRODUCER span (`add <queue>.<queue>`), a
+   * child of the caller's active span, and carries its trace context, which
+   * the worker continues: the job's trace runs from here through the
+   * processor to the events. Without it, nothing is traced and a job is
+   * what it always was.
+   * @see docs/tracing.md
+   */
+  telemetry?: Telemetry;
 }
 
 export interface Published {
@@ -183,7 +194,11 @@ export class Publisher {
     const connection = this.current();
     let q = this.queues.get(name);
     if (!q) {
-      q = new Queue(name, { connection: connection as ConnectionOptions, prefix: this.prefix });
+      q = new Queue(name, {
+        connection: connection as ConnectionOptions,
+        prefix: this.prefix,
+        ...(this.options.telemetry ? { telemetry: this.options.telemetry } : {}),
+      });
       q.on('error', ignoreEmitted);
       this.queues.set(name, q);
     }

@@ -21,6 +21,7 @@ import { createMetrics, type Metrics } from '../metrics/metrics.js';
 import { createQueueDepth } from '../metrics/queue-depth.js';
 import { REVIEW_CONNECTION_OPTIONS } from '../review/availability.js';
 import { createReviewFeed, type ReviewFeed } from '../review/review-feed.js';
+import type { Tracing } from '../telemetry/tracing.js';
 import { buildReviewService } from './builders.js';
 import { createConnections } from './connections.js';
 import { buildWorkerGraph } from './graph.js';
@@ -48,6 +49,12 @@ export interface StartOptions {
    * sets it. @defaultValue true
    */
   withholdCompletedText?: boolean;
+  /**
+   * Tracing, started by the caller (src/telemetry/tracing.ts): its BullMQ
+   * telemetry goes to the workers, and it is shut down last, once the
+   * spans of the jobs and their events have ended. @defaultValue no tracing
+   */
+  tracing?: Tracing | undefined;
 }
 
 function warnOfMissingClassifier(config: Config, logger: Logger): void {
@@ -118,6 +125,8 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
         await http?.close();
       },
       () => connections.closeAll(),
+      // Last: the spans still buffered are exported before the process ends.
+      async () => options.tracing?.shutdown(),
     ],
   });
   const stop = (reason?: string, options?: { quiet?: boolean }) => {
@@ -170,6 +179,7 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
       health,
       overrides: options.workerOverrides,
       withholdText: options.withholdCompletedText,
+      telemetry: options.tracing?.telemetry,
     });
     for (const [queue, worker] of created) workers.set(queue, worker);
     for (const [queue, worker] of workers) {
@@ -201,6 +211,9 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
       stream: config.redis.events_stream,
       model: config.models.classifier,
       metricsPort: http?.port,
+      ...(options.tracing
+        ? { tracing: { endpoint: options.tracing.settings.endpoint, protocol: options.tracing.settings.protocol } }
+        : {}),
     },
     'worker started',
   );

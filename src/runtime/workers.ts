@@ -5,7 +5,7 @@
  * rest is up.
  */
 import { hostname } from 'node:os';
-import { MetricsTime, type ConnectionOptions, type Worker, type WorkerOptions } from 'bullmq';
+import { MetricsTime, type ConnectionOptions, type Telemetry, type Worker, type WorkerOptions } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import { RevisionConflictError } from '../errors.js';
@@ -28,6 +28,8 @@ export function createQueueWorkers(
     overrides?: Partial<WorkerOptions> | undefined;
     /** False keeps the text of completed jobs: only for measuring what withholding it costs. */
     withholdText?: boolean | undefined;
+    /** BullMQ's tracing (src/telemetry/tracing.ts): each job's processing continues its publisher's trace. */
+    telemetry?: Telemetry | undefined;
   },
 ): Map<QueueName, Worker> {
   const { connections, metrics, logger, health } = parts;
@@ -54,6 +56,7 @@ export function createQueueWorkers(
       // week of one-minute points per queue, counted by BullMQ's completion script.
       ...(w.bullmq_metrics ? { metrics: { maxDataPoints: MetricsTime.ONE_WEEK } } : {}),
       autorun: false,
+      ...(parts.telemetry ? { telemetry: parts.telemetry } : {}),
       ...parts.overrides,
     });
     // With keep_completed = 0 BullMQ removes a job as it completes: nothing to withhold.

@@ -20,6 +20,8 @@ import {
   type EventBatch,
   type EventTemplates,
 } from '../events/emitter.js';
+import { withEventSpans, type EventTrace } from '../events/event-spans.js';
+import { inSpan, type Attributes } from '../telemetry/spans.js';
 import { VerdictSchema, type Verdict } from '../safety/classification/verdict.js';
 import { DecisionSchema, type ConflictCounts } from '../safety/review/decision.js';
 import { defineScript } from './lua-script.js';
@@ -87,6 +89,9 @@ local function recordVerdict(revKey, contentKey, latestKey, queueKey, subjectKey
 end
 `;
 
+/** An event of a script's list: what appendEvent takes of it, its trace context included (event-spans.ts). */
+const EVENT_FIELDS = ['type', 'id', 'data', 'traceparent', 'tracestate'] as const;
+
 /** The keys and arguments of recordVerdict, which every script here takes. */
 const VERDICT_KEYS = ['revision', 'content', 'latest', 'queue', 'subject'] as const;
 const VERDICT_ARGS = ['revision', 'digest', 'verdict', 'at', 'reviewed', 'action', 'held', 'score', 'id'] as const;
@@ -116,14 +121,14 @@ const RECORD_AND_ANNOUNCE = defineScript({
   keys: [...VERDICT_KEYS, 'stream'],
   keyLists: ['seen', 'writeKeys'],
   args: [...VERDICT_ARGS, 'dedupeTtl', 'maxLen'],
-  argLists: { events: ['type', 'id', 'data'], writes: ['value', 'ttl'] },
+  argLists: { events: EVENT_FIELDS, writes: ['value', 'ttl'] },
   body: `${RECORD_VERDICT_LUA}${APPEND_EVENT_LUA}
 for i, w in ipairs(ARG.writes) do redis.call('SET', KEY.writeKeys[i], w.value, 'EX', w.ttl) end
 local created, stored, announce = ${RECORD_VERDICT_CALL}
 if created ~= 1 then return {created, stored} end
 local out = {1}
 for i, e in ipairs(ARG.events) do
-  out[#out + 1] = announce and appendEvent(KEY.stream, KEY.seen[i], ARG.dedupeTtl, ARG.maxLen, e.type, e.id, e.data) or ''
+  out[#out + 1] = announce and appendEvent(KEY.stream, KEY.seen[i], ARG.dedupeTtl, ARG.maxLen, e.type, e.id, e.data, e.traceparent, e.tracestate) or ''
 end
 return out
 `,
@@ -155,7 +160,7 @@ const RECORD_CACHED = defineScript({
   keys: ['cached', ...VERDICT_KEYS, 'stream'],
   keyLists: ['seen', 'windows'],
   args: ['revision', 'digest', 'at', 'held', 'score', 'id', 'dedupeTtl', 'maxLen', 'before', 'after'],
-  argLists: { candidates: ['type', 'id'] },
+  argLists: { candidates: ['type', 'id', 'traceparent', 'tracestate'] },
   body: `${RECORD_VERDICT_LUA}${APPEND_EVENT_LUA}${JOIN_MEMBERS_LUA}
 local function miss()
   local out = {0}
@@ -194,7 +199,7 @@ local data = joinMembers({ARG.before, cached.members, ARG.after})
 for _, i in ipairs(picked) do
   local c = ARG.candidates[i]
   out[#out + 1] = c.type
-  out[#out + 1] = appendEvent(KEY.stream, KEY.seen[i], ARG.dedupeTtl, ARG.maxLen, c.type, c.id, data) or ''
+  out[#out + 1] = appendEvent(KEY.stream, KEY.seen[i], ARG.dedupeTtl, ARG.maxLen, c.type, c.id, data, c.traceparent, c.tracestate) or ''
 end
 return out
 `,
@@ -210,14 +215,14 @@ const ANNOUNCE = defineScript({
   keys: ['latest', 'stream'],
   keyLists: ['seen'],
   args: ['revision', 'action', 'dedupeTtl', 'maxLen'],
-  argLists: { events: ['type', 'id', 'data'] },
+  argLists: { events: EVENT_FIELDS },
   body: `${LATEST_WITHHELD_LUA}${APPEND_EVENT_LUA}
 local current = redis.call('HGET', KEY.latest, 'revision')
 local pass = ARG.action == 'allow' or ARG.action == 'warn'
 if pass and current and tonumber(ARG.revision) < tonumber(current) and latestWithheld(KEY.latest) then return {0} end
 local out = {1}
 for i, e in ipairs(ARG.events) do
-  out[#out + 1] = appendEvent(KEY.stream, KEY.seen[i], ARG.dedupeTtl, ARG.maxLen, e.type, e.id, e.data) or ''
+  out[#out + 1] = appendEvent(KEY.stream, KEY.seen[i], ARG.dedupeTtl, ARG.maxLen, e.type, e.id, e.data, e.traceparent, e.tracestate) or ''
 end
 return out
 `,
@@ -234,7 +239,20 @@ return out
  */
 const RECORD_CONFLICT = defineScript({
   keys: ['revision', 'content', 'latest', 'queue', 'conflicts', 'open', 'index', 'stream', 'seen'],
-  args: ['revision', 'digest', 'record', 'score', 'id', 'dedupeTtl', 'maxLen', 'type', 'eventId', 'data'],
+  args: [
+    'revision',
+    'digest',
+    'record',
+    'score',
+    'id',
+    'dedupeTtl',
+    'maxLen',
+    'type',
+    'eventId',
+    'data',
+    'traceparent',
+    'tracestate',
+  ],
   body: `${APPEND_EVENT_LUA}
 if redis.call('EXISTS', KEY.revision) == 0 then return {'absent', ''} end
 if redis.call('GET', KEY.content) == ARG.digest then return {'same', ''} end
@@ -247,7 +265,8 @@ if redis.call('HSETNX', KEY.conflicts, ARG.digest, ARG.record) == 1 then
     redis.call('ZADD', KEY.queue, 'NX', ARG.score, ARG.id)
   end
 end
-local entry = appendEvent(KEY.stream, KEY.seen, ARG.dedupeTtl, ARG.maxLen, ARG.type, ARG.eventId, ARG.data)
+local entry = appendEvent(KEY.stream, KEY.seen, ARG.dedupeTtl, ARG.maxLen, ARG.type, ARG.eventId, ARG.data,
+  ARG.traceparent, ARG.tracestate)
 return {'conflict', entry or ''}
 `,
 });
@@ -472,6 +491,39 @@ function defineScripts(redis: RedisWithRecord): void {
   redis.defineCommand('cosciRecordConflict', { lua: RECORD_CONFLICT.lua });
 }
 
+/** A script's list of events (EVENT_FIELDS), each with the trace context its span gave it. */
+function eventRecords(events: EventBatch['events'], traces: EventTrace[]) {
+  return events.map((e, i) => ({ type: e.type, id: e.eventId, data: e.data, ...traces[i]! }));
+}
+
+/**
+ * The span of a verdict write (its script appends the verdict's events,
+ * whose spans are its children): `write verdict`, or `write cached verdict`
+ * for one that writes the verdict cache's verdict, if it has one. With what
+ * the write found: `created`, `exists` (the revision had its verdict: a job
+ * run again), `conflict`, or `miss` (no cached verdict to write).
+ */
+function writeSpan<R>(
+  name: 'write verdict' | 'write cached verdict',
+  subject: Subject,
+  attributes: Attributes,
+  outcome: (result: R) => string,
+  write: () => Promise<R>,
+): Promise<R> {
+  return inSpan(
+    name,
+    { attributes: { 'db.system.name': 'redis', 'cosci.subject': subject, ...attributes } },
+    async (span) => {
+      const result = await write();
+      span.setAttribute('cosci.verdict.outcome', outcome(result));
+      return result;
+    },
+  );
+}
+
+const revisionOutcome = (r: { created: boolean; conflict: boolean }) =>
+  r.created ? 'created' : r.conflict ? 'conflict' : 'exists';
+
 const count = (value: string | undefined | null): number => {
   const n = Number(value ?? 0);
   return Number.isInteger(n) && n > 0 ? n : 0;
@@ -515,79 +567,131 @@ export function createVerdictStore(
       };
       if (!announce) {
         if (writes.length > 0) throw new Error('recordRevision: writes need announce');
-        const [created, stored] = await redis.cosciRecordVerdict(
-          ...RECORD.layout({ keys: verdictKeys, args: verdictArgs }),
-        );
-        return {
-          verdict: created === 1 ? verdict : VerdictSchema.parse(JSON.parse(stored)),
-          created: created === 1,
-          conflict: created === 2,
-        };
-      }
-      const reply = await redis.cosciRecordAndAnnounce(
-        ...RECORD_AND_ANNOUNCE.layout({
-          keys: { ...verdictKeys, stream: announce.stream },
-          keyLists: { seen: announce.events.map((e) => e.seenKey), writeKeys: writes.map((w) => w.key) },
-          args: { ...verdictArgs, dedupeTtl: announce.dedupeTtlSeconds, maxLen: announce.maxLen },
-          argLists: {
-            events: announce.events.map((e) => ({ type: e.type, id: e.eventId, data: e.data })),
-            writes: writes.map((w) => ({ value: w.value, ttl: w.ttlSeconds })),
+        return writeSpan(
+          'write verdict',
+          subject,
+          { 'cosci.verdict.action': verdict.action },
+          revisionOutcome,
+          async () => {
+            const [created, stored] = await redis.cosciRecordVerdict(
+              ...RECORD.layout({ keys: verdictKeys, args: verdictArgs }),
+            );
+            return {
+              verdict: created === 1 ? verdict : VerdictSchema.parse(JSON.parse(stored)),
+              created: created === 1,
+              conflict: created === 2,
+            };
           },
-        }),
-      );
-      if (reply[0] !== 1) {
-        return { verdict: VerdictSchema.parse(JSON.parse(String(reply[1]))), created: false, conflict: reply[0] === 2 };
+        );
       }
-      announce.settle(reply.slice(1).map((entry) => (entry === '' ? undefined : String(entry))));
-      // What was written is what this call was given.
-      return { verdict, created: true, conflict: false };
+      return writeSpan(
+        'write verdict',
+        subject,
+        { 'cosci.verdict.action': verdict.action },
+        revisionOutcome,
+        async () => {
+          const reply = await withEventSpans(
+            announce.stream,
+            announce.events,
+            (traces) =>
+              redis.cosciRecordAndAnnounce(
+                ...RECORD_AND_ANNOUNCE.layout({
+                  keys: { ...verdictKeys, stream: announce.stream },
+                  keyLists: { seen: announce.events.map((e) => e.seenKey), writeKeys: writes.map((w) => w.key) },
+                  args: { ...verdictArgs, dedupeTtl: announce.dedupeTtlSeconds, maxLen: announce.maxLen },
+                  argLists: {
+                    events: eventRecords(announce.events, traces),
+                    writes: writes.map((w) => ({ value: w.value, ttl: w.ttlSeconds })),
+                  },
+                }),
+              ),
+            (reply) => announce.events.map((_, i) => reply[0] === 1 && !!reply[i + 1]),
+          );
+          if (reply[0] !== 1) {
+            return {
+              verdict: VerdictSchema.parse(JSON.parse(String(reply[1]))),
+              created: false,
+              conflict: reply[0] === 2,
+            };
+          }
+          announce.settle(reply.slice(1).map((entry) => (entry === '' ? undefined : String(entry))));
+          // What was written is what this call was given.
+          return { verdict, created: true, conflict: false };
+        },
+      );
     },
     async recordCached(id, revision, lookup, { held, announce, content }) {
       const at = now();
-      const reply = await lookupRedis.cosciRecordCached(
-        ...RECORD_CACHED.layout({
-          keys: {
-            cached: lookup.key,
-            revision: revisionKey('hypothesis', id, revision),
-            content: keys.content('hypothesis', id, revision),
-            latest: latestKey('hypothesis', id),
-            queue: keys.reviewQueue,
-            subject: keys.heldSubject(id, revision),
-            stream: announce.stream,
-          },
-          keyLists: { seen: announce.events.map((e) => e.seenKey), windows: lookup.windowKeys },
-          args: {
-            revision,
-            digest: content ?? '',
-            at: at.toISOString(),
-            held: JSON.stringify(held),
-            score: at.getTime(),
-            id,
-            dedupeTtl: announce.dedupeTtlSeconds,
-            maxLen: announce.maxLen,
-            before: announce.before,
-            after: announce.after,
-          },
-          argLists: { candidates: announce.events.map((e) => ({ type: e.type, id: e.eventId })) },
-        }),
+      const call = (traces: EventTrace[]) =>
+        lookupRedis.cosciRecordCached(
+          ...RECORD_CACHED.layout({
+            keys: {
+              cached: lookup.key,
+              revision: revisionKey('hypothesis', id, revision),
+              content: keys.content('hypothesis', id, revision),
+              latest: latestKey('hypothesis', id),
+              queue: keys.reviewQueue,
+              subject: keys.heldSubject(id, revision),
+              stream: announce.stream,
+            },
+            keyLists: { seen: announce.events.map((e) => e.seenKey), windows: lookup.windowKeys },
+            args: {
+              revision,
+              digest: content ?? '',
+              at: at.toISOString(),
+              held: JSON.stringify(held),
+              score: at.getTime(),
+              id,
+              dedupeTtl: announce.dedupeTtlSeconds,
+              maxLen: announce.maxLen,
+              before: announce.before,
+              after: announce.after,
+            },
+            argLists: {
+              candidates: announce.events.map((e, i) => ({ type: e.type, id: e.eventId, ...traces[i]! })),
+            },
+          }),
+        );
+      // The types the script appended, each once: a reply of {1, verdict, (type, entry id or '')...}.
+      const appendedOf = (reply: Awaited<ReturnType<typeof call>>): EventType[] => {
+        const appended: EventType[] = [];
+        if (reply[0] !== 1) return appended;
+        for (let i = 2; i < reply.length; i += 2) if (reply[i + 1] !== '') appended.push(reply[i] as EventType);
+        return appended;
+      };
+      return writeSpan(
+        'write cached verdict',
+        'hypothesis',
+        {},
+        (r) => r.kind,
+        async () => {
+          const reply = await withEventSpans(announce.stream, announce.events, call, (reply) => {
+            const appended = appendedOf(reply);
+            return announce.events.map((e) => appended.includes(e.type));
+          });
+          if (reply[0] === 0) return { kind: 'miss', windows: reply.slice(1) as Array<string | null> };
+          const verdict = VerdictSchema.parse(JSON.parse(String(reply[1])));
+          if (reply[0] === 2) return { kind: 'exists', verdict };
+          if (reply[0] === 3) return { kind: 'conflict', verdict };
+          announce.settle(appendedOf(reply));
+          return { kind: 'created', verdict };
+        },
       );
-      if (reply[0] === 0) return { kind: 'miss', windows: reply.slice(1) as Array<string | null> };
-      const verdict = VerdictSchema.parse(JSON.parse(String(reply[1])));
-      if (reply[0] === 2) return { kind: 'exists', verdict };
-      if (reply[0] === 3) return { kind: 'conflict', verdict };
-      const appended: EventType[] = [];
-      for (let i = 2; i < reply.length; i += 2) if (reply[i + 1] !== '') appended.push(reply[i] as EventType);
-      announce.settle(appended);
-      return { kind: 'created', verdict };
     },
     async announce(id, revision, action, batch) {
-      const reply = await redis.cosciAnnounce(
-        ...ANNOUNCE.layout({
-          keys: { latest: latestKey('hypothesis', id), stream: batch.stream },
-          keyLists: { seen: batch.events.map((e) => e.seenKey) },
-          args: { revision, action, dedupeTtl: batch.dedupeTtlSeconds, maxLen: batch.maxLen },
-          argLists: { events: batch.events.map((e) => ({ type: e.type, id: e.eventId, data: e.data })) },
-        }),
+      const reply = await withEventSpans(
+        batch.stream,
+        batch.events,
+        (traces) =>
+          redis.cosciAnnounce(
+            ...ANNOUNCE.layout({
+              keys: { latest: latestKey('hypothesis', id), stream: batch.stream },
+              keyLists: { seen: batch.events.map((e) => e.seenKey) },
+              args: { revision, action, dedupeTtl: batch.dedupeTtlSeconds, maxLen: batch.maxLen },
+              argLists: { events: eventRecords(batch.events, traces) },
+            }),
+          ),
+        (reply) => batch.events.map((_, i) => reply[0] === 1 && !!reply[i + 1]),
       );
       if (reply[0] !== 1) return false;
       batch.settle(reply.slice(1).map((entry) => (entry === '' ? undefined : String(entry))));
@@ -603,32 +707,39 @@ export function createVerdictStore(
         at: at.toISOString(),
         ...(conflict.held ? { subject: conflict.held } : {}),
       };
-      const [outcome, entry] = await redis.cosciRecordConflict(
-        ...RECORD_CONFLICT.layout({
-          keys: {
-            revision: revisionKey('hypothesis', id, revision),
-            content: keys.content('hypothesis', id, revision),
-            latest: latestKey('hypothesis', id),
-            queue: keys.reviewQueue,
-            conflicts: keys.conflicts(id, revision),
-            open: keys.openConflicts(id, revision),
-            index: keys.conflictIndex(id),
-            stream: announce.stream,
-            seen: event.seenKey,
-          },
-          args: {
-            revision,
-            digest: conflict.content,
-            record: JSON.stringify(record),
-            score: at.getTime(),
-            id,
-            dedupeTtl: announce.dedupeTtlSeconds,
-            maxLen: announce.maxLen,
-            type: event.type,
-            eventId: event.eventId,
-            data: event.data,
-          },
-        }),
+      const [outcome, entry] = await withEventSpans(
+        announce.stream,
+        announce.events,
+        ([trace]) =>
+          redis.cosciRecordConflict(
+            ...RECORD_CONFLICT.layout({
+              keys: {
+                revision: revisionKey('hypothesis', id, revision),
+                content: keys.content('hypothesis', id, revision),
+                latest: latestKey('hypothesis', id),
+                queue: keys.reviewQueue,
+                conflicts: keys.conflicts(id, revision),
+                open: keys.openConflicts(id, revision),
+                index: keys.conflictIndex(id),
+                stream: announce.stream,
+                seen: event.seenKey,
+              },
+              args: {
+                revision,
+                digest: conflict.content,
+                record: JSON.stringify(record),
+                score: at.getTime(),
+                id,
+                dedupeTtl: announce.dedupeTtlSeconds,
+                maxLen: announce.maxLen,
+                type: event.type,
+                eventId: event.eventId,
+                data: event.data,
+                ...trace!,
+              },
+            }),
+          ),
+        ([, appended]) => [!!appended],
       );
       if (outcome === 'conflict') announce.settle([entry === '' ? undefined : entry]);
       return outcome === 'conflict' || outcome === 'same' ? outcome : 'absent';

@@ -186,6 +186,8 @@ export interface WorkerSettings {
   modelTimeoutMs?: number;
   /** TOML lines of the [citations] section, when there is one. */
   citations?: Record<string, number | string[]>;
+  /** More environment for the process (the OTEL_* variables of a traced worker). */
+  env?: Record<string, string>;
 }
 
 export interface Names {
@@ -259,7 +261,8 @@ export interface WorkerProcess {
  * with the config file; resolves once it logs `worker started` and names
  * its metrics port. Environment overrides of the
  * file (REDIS_URL, ANTHROPIC_BASE_URL) are set to the file's values, so the
- * caller's environment cannot point the worker elsewhere.
+ * caller's environment cannot point the worker elsewhere; nor can its
+ * OTEL_* variables trace it (only `s.env` can).
  */
 export async function spawnWorker(
   configFile: string,
@@ -275,6 +278,9 @@ export async function spawnWorker(
     ANTHROPIC_API_KEY: 'sk-fault-test-key',
   };
   delete env.COSCI_REVIEW_TOKEN;
+  // Traced only when the test says so, whatever the environment of the run.
+  for (const name of Object.keys(env)) if (name.startsWith('OTEL_')) delete env[name];
+  Object.assign(env, s.env);
   const args = installed ? [installed.main, 'worker'] : ['--import', 'tsx', 'src/cli/main.ts', 'worker'];
   const child = spawn(process.execPath, args, {
     env,

@@ -8,6 +8,7 @@
  */
 import { QUEUE_NAMES, type QueueName } from '../../contracts/queues.js';
 import { startWorkerRuntime } from '../../runtime/worker-runtime.js';
+import { startTracing } from '../../telemetry/tracing.js';
 import { expectPositionals, parseCommand } from '../args.js';
 import { cliConfig } from '../config.js';
 import type { CliContext } from '../context.js';
@@ -15,6 +16,7 @@ import { EXIT } from '../exit-codes.js';
 import { parsePortFlag, portUnavailable } from '../port.js';
 import { UsageError } from '../usage-error.js';
 import { WORKER_USAGE } from '../usage.js';
+import { packageVersion } from '../version.js';
 
 export async function runWorker(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals } = parseCommand('worker', WORKER_USAGE, args, {
@@ -36,11 +38,13 @@ export async function runWorker(args: string[], ctx: CliContext): Promise<number
   }
   if (values.port !== undefined) metrics.port = parsePortFlag('worker', values.port);
   const { config, logger } = cliConfig(ctx, values.config, { worker, metrics });
+  // Off unless the OTEL_* variables ask for it (docs/tracing.md).
+  const tracing = await startTracing(ctx.env, { logger, version: packageVersion() });
   let runtime;
   try {
-    runtime = await startWorkerRuntime({ config, logger });
+    runtime = await startWorkerRuntime({ config, logger, tracing });
   } catch (err) {
-    // The runtime has closed what it opened; what is left is to say why in one line.
+    // The runtime has closed what it opened, tracing included; what is left is to say why in one line.
     throw portUnavailable(err, config, values.port !== undefined) ?? err;
   }
   if (runtime.http)
