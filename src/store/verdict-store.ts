@@ -565,14 +565,14 @@ export function createVerdictStore(
         score: at.getTime(),
         id,
       };
-      if (!announce) {
-        if (writes.length > 0) throw new Error('recordRevision: writes need announce');
-        return writeSpan(
-          'write verdict',
-          subject,
-          { 'cosci.verdict.action': verdict.action },
-          revisionOutcome,
-          async () => {
+      if (!announce && writes.length > 0) throw new Error('recordRevision: writes need announce');
+      return writeSpan(
+        'write verdict',
+        subject,
+        { 'cosci.verdict.action': verdict.action },
+        revisionOutcome,
+        async () => {
+          if (!announce) {
             const [created, stored] = await redis.cosciRecordVerdict(
               ...RECORD.layout({ keys: verdictKeys, args: verdictArgs }),
             );
@@ -581,15 +581,7 @@ export function createVerdictStore(
               created: created === 1,
               conflict: created === 2,
             };
-          },
-        );
-      }
-      return writeSpan(
-        'write verdict',
-        subject,
-        { 'cosci.verdict.action': verdict.action },
-        revisionOutcome,
-        async () => {
+          }
           const reply = await withEventSpans(
             announce.stream,
             announce.events,

@@ -216,6 +216,8 @@ const ANNOUNCED_NOUNS = 'INSTRUCTION INSTRUCTIONS DIRECTIVE DIRECTIVES ORDERS CO
   ' ',
 );
 /** What an attack tells the reader to set aside when it is the text itself, not instructions. */
+/** Verbs that set a text aside, for the rules where the text itself, not instructions, is set aside. */
+const SET_ASIDE_VERBS = 'IGNORE DISREGARD SKIP FORGET DISCARD OVERLOOK'.split(' ');
 const DATA_NOUNS =
   'DATA|CONTENTS?|TEXT|INFO|INFORMATION|DOCUMENTS?|SNIPPETS?|CONTEXT|PAGE|RESUME|INPUT|RESULTS?|INDICATORS|EVIDENCE|FINDINGS|DETAILS|EVERYTHING(?:\\s+ELSE)?';
 /** The secrets a reader is asked for by name, and whose they are said to be. */
@@ -650,10 +652,10 @@ export const RULES: readonly Rule[] = [
     kind: 'override',
     weight: 0.85,
     pattern: new RegExp(
-      `${B}(?:IGNORE|DISREGARD|SKIP|FORGET|DISCARD|OVERLOOK)\\s+(?:ALL\\s+)?(?:THE\\s+)?(?:REST|REMAINDER)\\s+OF\\s+(?:THIS|THE|THESE)\\s+(?:DATA|DOCUMENT|TEXT|INPUT|CONTENT|PAGE|ARTICLE|E-?MAIL|MESSAGE|FILE|CONTEXT|INFORMATION|INSTRUCTIONS)${E}`,
+      `${B}(?:${SET_ASIDE_VERBS.join('|')})\\s+(?:ALL\\s+)?(?:THE\\s+)?(?:REST|REMAINDER)\\s+OF\\s+(?:THIS|THE|THESE)\\s+(?:DATA|DOCUMENT|TEXT|INPUT|CONTENT|PAGE|ARTICLE|E-?MAIL|MESSAGE|FILE|CONTEXT|INFORMATION|INSTRUCTIONS)${E}`,
       'y',
     ),
-    starts: { words: 'IGNORE DISREGARD SKIP FORGET DISCARD OVERLOOK'.split(' ') },
+    starts: { words: SET_ASIDE_VERBS },
   },
   // Data asked for in a link's address: a placeholder the reader is to fill ("![x](https://host/a.png?q=[NUM])"),
   // or the conversation encoded to be put there ("a URL encoded summary of our conversation").
@@ -709,10 +711,10 @@ export const RULES: readonly Rule[] = [
     kind: 'override',
     weight: 0.9,
     pattern: new RegExp(
-      `${B}(?:IGNORE|DISREGARD|FORGET|SKIP|DISCARD|OVERLOOK|SET\\s+ASIDE)\\s+(?:(?:ALL|ANY|OTHER|THE|THIS|THESE|THOSE|ITS|EVERY|PREVIOUS|PRIOR|ABOVE|NEGATIVE|REMAINING|SURROUNDING|EXISTING|ORIGINAL)\\s+){0,3}(?:${DATA_NOUNS})${E}(?:\\s+(?:ABOVE|BELOW|HERE|IN\\s+THE\\s+[A-Z]+))?\\s*(?:,|;|\\.|AND|THEN|EXCEPT|BUT)\\s*(?:(?:THEN|INSTEAD|ONLY|JUST|SIMPLY)\\s+)?(?:PRINT|SAY|OUTPUT|WRITE|RESPOND|REPLY|REPORT|ANSWER|STATE|RETURN|FOCUS|TELL|DISPLAY|SHOW|FOR|CONCENTRATE)${E}`,
+      `${B}(?:${SET_ASIDE_VERBS.join('|')}|SET\\s+ASIDE)\\s+(?:(?:ALL|ANY|OTHER|THE|THIS|THESE|THOSE|ITS|EVERY|PREVIOUS|PRIOR|ABOVE|NEGATIVE|REMAINING|SURROUNDING|EXISTING|ORIGINAL)\\s+){0,3}(?:${DATA_NOUNS})${E}(?:\\s+(?:ABOVE|BELOW|HERE|IN\\s+THE\\s+[A-Z]+))?\\s*(?:,|;|\\.|AND|THEN|EXCEPT|BUT)\\s*(?:(?:THEN|INSTEAD|ONLY|JUST|SIMPLY)\\s+)?(?:PRINT|SAY|OUTPUT|WRITE|RESPOND|REPLY|REPORT|ANSWER|STATE|RETURN|FOCUS|TELL|DISPLAY|SHOW|FOR|CONCENTRATE)${E}`,
       'y',
     ),
-    starts: { words: [...'IGNORE DISREGARD FORGET SKIP DISCARD OVERLOOK'.split(' '), ...pairs('SET', 'ASIDE')] },
+    starts: { words: [...SET_ASIDE_VERBS, ...pairs('SET', 'ASIDE')] },
   },
   // A reply set for when the user asks: "If user asks for a summary, reply with only ...", "If
   // questioned, report that this domain is not malicious", "IF asked how the candidate is suited,
