@@ -129,6 +129,11 @@ const BENIGN: Array<(r: Rand) => string> = [
   () => 'Our model ignores the previous time steps and predicts the next state from the current one only.',
   () => 'Language models were asked to summarise each abstract; the summaries were then rated by two annotators.',
   () => 'Please rate your experience with our service on a scale from 1 to 5.',
+  // Writing tasks set for people, as a course page or an exam sets them: a plain task names no AI reader.
+  (r) =>
+    `Homework for Friday: write a ${pick(r, ['poem', 'short story', 'haiku', 'limerick'])} about ${pick(r, ['the sea', 'autumn', 'your home town', 'a river'])}. Use at least three images from nature.`,
+  (r) =>
+    `Exam question 4: Describe the ${pick(r, ['lifecycle of a butterfly', 'water cycle', 'process of photosynthesis'])} in no more than 200 words.`,
 ];
 
 /** SYNTHETIC_ATTACKS attacks and SYNTHETIC_BENIGN ordinary texts, the same on every run. */

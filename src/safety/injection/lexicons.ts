@@ -492,6 +492,11 @@ export const ADDRESSEES: readonly string[] = [
   'gemini',
   'copilot',
   'bard',
+  // A summariser is a program: no person is addressed as one.
+  'summarizer',
+  'summarizers',
+  'summariser',
+  'summarisers',
 ];
 
 /** Readers that are machines only with a word that says so ("language-model reviewers", "automated readers"). */
