@@ -731,7 +731,7 @@ export const RULES: readonly Rule[] = [
     kind: 'forced_reply',
     weight: 0.85,
     pattern: new RegExp(
-      `${B}(?:IF|WHEN|WHENEVER)\\s+(?:(?:(?:THE|A|ANY)\\s+)?(?:USERS?|ANYONE|SOMEONE|SOMEBODY|HUMAN|PERSON)\\s+(?:ASKS?|REQUESTS?|QUERIES|INQUIRES|WANTS)|(?:YOU\\s+ARE\\s+|YOU'RE\\s+)?(?:ASKED|QUESTIONED|QUERIED))${E}[^\\n.!?]{0,60}?${B}(?:REPLY|RESPOND|SAY|ANSWER|REPORT|TELL|STATE|OUTPUT|PRINT|WRITE|CLAIM|INSIST)${E}`,
+      `${B}(?:IF|WHEN|WHENEVER)\\s+(?:(?:(?:THE|A|ANY)\\s+)?(?:USERS?|ANYONE|SOMEONE|SOMEBODY|HUMAN|PERSON)\\s+(?:ASKS?|REQUESTS?|QUERIES|INQUIRES|WANTS)|(?:AN?|THE|ANY)\\s+(?:AI|LLM|ASSISTANT|CHATBOT|LANGUAGE\\s+MODEL|AI\\s+MODEL|AI\\s+ASSISTANT|MODEL|BOT|AGENT|AI\\s+AGENT)\\s+(?:IS\\s+)?(?:ASKED|QUESTIONED|QUERIED|PROMPTED)|(?:YOU\\s+ARE\\s+|YOU'RE\\s+)?(?:ASKED|QUESTIONED|QUERIED))${E}[^\\n.!?]{0,60}?${B}(?:REPLY|RESPOND|SAY|ANSWER|REPORT|TELL|STATE|OUTPUT|PRINT|WRITE|CLAIM|INSIST)${E}`,
       'y',
     ),
     starts: { words: ['IF', 'WHEN', 'WHENEVER'] },
@@ -808,15 +808,20 @@ export const RULES: readonly Rule[] = [
       ],
     },
   },
-  // A new task handed to the reader: "Your new task is to ...", "your next objective is".
+  // A new task handed to the reader: "Your new task is to ...", "your next objective is", "The real task: ...".
   {
     kind: 'new_instructions',
     weight: 0.85,
     pattern: new RegExp(
-      `${B}YOUR\\s+(?:NEXT|NEW|REAL|ACTUAL|TRUE|ONLY|UPDATED|PRIMARY)\\s+(?:TASK|GOAL|OBJECTIVE|MISSION|ASSIGNMENT|INSTRUCTIONS?|JOB)\\s+(?:IS|ARE|WILL\\s+BE|NOW)${E}`,
+      `${B}(?:YOUR\\s+(?:NEXT|NEW|REAL|ACTUAL|TRUE|ONLY|UPDATED|PRIMARY)\\s+(?:TASK|GOAL|OBJECTIVE|MISSION|ASSIGNMENT|INSTRUCTIONS?|JOB)\\s+(?:IS|ARE|WILL\\s+BE|NOW)${E}|(?:YOUR|THE)\\s+(?:REAL|ACTUAL|TRUE|HIDDEN)\\s+(?:TASK|INSTRUCTIONS?|ASSIGNMENT|JOB)\\s*(?::|IS\\s+TO${E}|IS\\s+AS\\s+FOLLOWS))`,
       'y',
     ),
-    starts: { words: pairs('YOUR', 'NEXT NEW REAL ACTUAL TRUE ONLY UPDATED PRIMARY') },
+    starts: {
+      words: [
+        ...pairs('YOUR', 'NEXT NEW REAL ACTUAL TRUE ONLY UPDATED PRIMARY HIDDEN'),
+        ...pairs('THE', 'REAL ACTUAL TRUE HIDDEN'),
+      ],
+    },
   },
   // Leave claimed for the reader in its principal's name, or a note signed by its maker: "the user has
   // authorized you to share", "Note from the developer:".
