@@ -83,6 +83,9 @@ export function mergeSentenceVerdicts(verdicts: readonly ClaimVerdict[]): ClaimV
 }
 
 /** Verdicts that a person checking the evidence is told of (`claim_unsupported`): all but `supported`. */
-export function isUnsupported(verdict: ClaimVerdict): boolean {
+export const UNSUPPORTED_VERDICTS = ['partially_supported', 'not_supported', 'contradicted', 'unclear'] as const;
+export type UnsupportedVerdict = (typeof UNSUPPORTED_VERDICTS)[number];
+
+export function isUnsupported(verdict: ClaimVerdict): verdict is UnsupportedVerdict {
   return verdict !== 'supported';
 }
