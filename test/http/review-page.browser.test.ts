@@ -15,6 +15,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildReviewService } from '../../src/runtime/builders.js';
 import type { ReviewService } from '../../src/review/review-service.js';
+import type { ClaimSupport, ClaimVerdict, SentenceSupport } from '../../src/safety/claims/index.js';
 import { createReviewStore } from '../../src/store/review-store.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { testConfig } from '../support/config.js';
@@ -878,6 +879,67 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await signIn(checked, '#item=page-near');
     await poll(() => checked.locator('#evidence .near-passage').count()).toBe(2);
     expect(await axe(checked)).toEqual([]);
+  });
+
+  it('shows under an ok citation whether its page supports the claim, sentence by sentence, as text', async () => {
+    await classify(h, 'page-claims', `${RISKY} cites pages for its claims`, 'Judged claims');
+    const support = (verdict: ClaimVerdict, sentences: SentenceSupport[]): ClaimSupport => ({
+      verdict,
+      rationale: 'the judge',
+      degraded: verdict === 'unclear',
+      ...(verdict === 'unclear' ? { reason: 'no_api_key' as const } : {}),
+      sentences,
+      window: { start: 0, end: 8 },
+      model: 'claude-haiku-4-5-20251001',
+      promptVersion: 'claims-000000000000',
+      cached: false,
+    });
+    const cited = (index: number, claimSupport: ClaimSupport) => ({
+      index,
+      url: `https://example.org/claims-${index}`,
+      status: 'ok' as const,
+      excerptLen: 8,
+      source: 'text' as const,
+      citation_unverified: false,
+      claim: 'claimed',
+      excerpt: 'repeated',
+      claimSupport,
+    });
+    await createReviewStore(h.redis, h.config.redis.key_prefix).record({
+      reviewId: 'page-claims-review',
+      hypothesisId: 'page-claims',
+      revision: 1,
+      skipped: false,
+      results: [
+        cited(
+          0,
+          support('partially_supported', [
+            { text: 'Ferrets shed virus.', verdict: 'supported', rationale: '"45% shed virus"' },
+            { text: 'Contacts <b>seroconverted</b>.', verdict: 'not_supported', rationale: '"none seroconverted"' },
+          ]),
+        ),
+        cited(1, support('unclear', [])),
+      ],
+      summary: {},
+      counts: { ok: 2, unverified: 0, fetch_failed: 0 },
+      verifiedAt: new Date().toISOString(),
+    });
+    const page = await openNewest('page-claims');
+    const citations = page.locator('#evidence li.citation');
+    await poll(() => citations.count()).toBe(2);
+    const [partial, unclear] = [citations.nth(0), citations.nth(1)];
+    expect(await partial.locator('dt').allTextContents()).toContain('Supports the claim?');
+    expect(await partial.locator('.claim-support .badge').textContent()).toBe('partly supports the claim');
+    expect(await partial.locator('.claim-sentences li').allTextContents()).toEqual([
+      'Ferrets shed virus. supports the claim: "45% shed virus"',
+      'Contacts <b>seroconverted</b>. does not support the claim: "none seroconverted"',
+    ]);
+    expect(await unclear.locator('.claim-what').textContent()).toBe(
+      'support unclear No judgement could be had: the claim is not taken as supported. (no API key is configured)',
+    );
+    expect(await unclear.locator('.claim-sentences').count()).toBe(0);
+    // The claim's markup is text.
+    expect(await page.locator('#evidence b').count()).toBe(0);
   });
 
   it('fits a phone: one pane at a time, no sideways scrolling, every field labelled', async () => {
