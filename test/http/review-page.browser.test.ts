@@ -15,6 +15,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildReviewService } from '../../src/runtime/builders.js';
 import type { ReviewService } from '../../src/review/review-service.js';
+import type { CitationResult } from '../../src/contracts/results.js';
 import type { ClaimSupport, ClaimVerdict, SentenceSupport } from '../../src/safety/claims/index.js';
 import { createReviewStore } from '../../src/store/review-store.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
@@ -153,6 +154,30 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await poll(() => item.count()).toBe(1);
     await item.locator('.open').click();
     return page;
+  }
+
+  /** A stored review of hypothesis `id`, `<id>-review`, whose citations are all ok, each with `extra`: what a page shows of a result as stored. */
+  async function recordOkCitations(id: string, extra: Array<Partial<CitationResult>>): Promise<void> {
+    await createReviewStore(h.redis, h.config.redis.key_prefix).record({
+      reviewId: `${id}-review`,
+      hypothesisId: id,
+      revision: 1,
+      skipped: false,
+      results: extra.map((fields, index) => ({
+        index,
+        url: `https://example.org/${id}-${index}`,
+        status: 'ok' as const,
+        excerptLen: 8,
+        source: 'text' as const,
+        citation_unverified: false,
+        claim: 'claimed',
+        excerpt: 'repeated',
+        ...fields,
+      })),
+      summary: {},
+      counts: { ok: extra.length, unverified: 0, fetch_failed: 0 },
+      verifiedAt: new Date().toISOString(),
+    });
   }
 
   async function axe(page: Page): Promise<string[]> {
@@ -780,27 +805,10 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
 
   it('makes a link of an http or https passage URL only, whatever a stored result holds', async () => {
     await classify(h, 'page-forged', `${RISKY} cites with a forged link`, 'Forged link');
-    const cited = (textFragmentUrl: string, index: number) => ({
-      index,
-      url: `https://example.org/forged-${index}`,
-      status: 'ok' as const,
-      excerptLen: 8,
-      source: 'text' as const,
-      citation_unverified: false,
-      claim: 'claimed',
-      excerpt: 'repeated',
-      location: { start: 0, end: 8, textFragmentUrl },
-    });
-    await createReviewStore(h.redis, h.config.redis.key_prefix).record({
-      reviewId: 'page-forged-review',
-      hypothesisId: 'page-forged',
-      revision: 1,
-      skipped: false,
-      results: [cited('javascript:window.__pwned=6', 0), cited('data:text/html,<b>x</b>', 1)],
-      summary: {},
-      counts: { ok: 2, unverified: 0, fetch_failed: 0 },
-      verifiedAt: new Date().toISOString(),
-    });
+    await recordOkCitations('page-forged', [
+      { location: { start: 0, end: 8, textFragmentUrl: 'javascript:window.__pwned=6' } },
+      { location: { start: 0, end: 8, textFragmentUrl: 'data:text/html,<b>x</b>' } },
+    ]);
     const page = await openNewest('page-forged');
     await poll(() => page.locator('#evidence li.citation').count()).toBe(2);
     expect(await page.locator('#evidence a').count()).toBe(0);
@@ -894,36 +902,15 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
       promptVersion: 'claims-000000000000',
       cached: false,
     });
-    const cited = (index: number, claimSupport: ClaimSupport) => ({
-      index,
-      url: `https://example.org/claims-${index}`,
-      status: 'ok' as const,
-      excerptLen: 8,
-      source: 'text' as const,
-      citation_unverified: false,
-      claim: 'claimed',
-      excerpt: 'repeated',
-      claimSupport,
-    });
-    await createReviewStore(h.redis, h.config.redis.key_prefix).record({
-      reviewId: 'page-claims-review',
-      hypothesisId: 'page-claims',
-      revision: 1,
-      skipped: false,
-      results: [
-        cited(
-          0,
-          support('partially_supported', [
-            { text: 'Ferrets shed virus.', verdict: 'supported', rationale: '"45% shed virus"' },
-            { text: 'Contacts <b>seroconverted</b>.', verdict: 'not_supported', rationale: '"none seroconverted"' },
-          ]),
-        ),
-        cited(1, support('unclear', [])),
-      ],
-      summary: {},
-      counts: { ok: 2, unverified: 0, fetch_failed: 0 },
-      verifiedAt: new Date().toISOString(),
-    });
+    await recordOkCitations('page-claims', [
+      {
+        claimSupport: support('partially_supported', [
+          { text: 'Ferrets shed virus.', verdict: 'supported', rationale: '"45% shed virus"' },
+          { text: 'Contacts <b>seroconverted</b>.', verdict: 'not_supported', rationale: '"none seroconverted"' },
+        ]),
+      },
+      { claimSupport: support('unclear', []) },
+    ]);
     const page = await openNewest('page-claims');
     const citations = page.locator('#evidence li.citation');
     await poll(() => citations.count()).toBe(2);
