@@ -28,7 +28,11 @@ const METHODS = `<!doctype html><html><head><title>Methods</title></head><body><
 const SCHEMA = JSON.parse(
   readFileSync(new URL('../../schemas/event.claim_unsupported.json', import.meta.url), 'utf8'),
 ) as object;
-const validate = new Ajv2020({ strict: false }).compile(SCHEMA);
+const ajv = new Ajv2020({ strict: false });
+const validate = ajv.compile(SCHEMA);
+const validateResult = ajv.compile(
+  JSON.parse(readFileSync(new URL('../../schemas/result.review.recorded.json', import.meta.url), 'utf8')) as object,
+);
 
 const model = pipelinesWithFakeModel();
 let pages: PageServer;
@@ -142,6 +146,13 @@ describe('claim support through the worker', () => {
     expect(data[1]).toMatchObject({ sentences: 2, supportedSentences: 1, degraded: false });
     for (const d of data) expect(validate(d), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ ...data[0]!, verdict: 'supported' })).toBe(false);
+    // The result validates against its published schema, and so does one stored before claims were judged.
+    expect(validateResult(stored), JSON.stringify(validateResult.errors)).toBe(true);
+    const older = { ...stored, results: stored.results.map(({ claimSupport: _c, ...r }) => r) };
+    expect(validateResult(older)).toBe(true);
+    const forged = structuredClone(stored);
+    forged.results[0]!.claimSupport!.verdict = 'proven' as never;
+    expect(validateResult(forged)).toBe(false);
 
     const registry = h.runtime.metrics.registry;
     const verdicts = await registry.getSingleMetricAsString('cosci_safety_claim_support_total');
