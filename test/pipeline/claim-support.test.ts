@@ -48,9 +48,19 @@ afterAll(async () => {
 const claimRequests = (requests: FakeRequest[]) =>
   requests.filter((r) => r.body.tools?.[0]?.name === 'record_claim_support');
 
+/** Times each sentence was asked, for the answers that change on a retry. */
+const asked = new Map<string, number>();
+
 /** Answers by the sentence judged: the judge's verdict is the test's, so each outcome is known. */
 function judge(req: FakeRequest) {
   const sentence = quotedBlock(req.text, 'claim_sentence') ?? '';
+  const times = (asked.get(sentence) ?? 0) + 1;
+  asked.set(sentence, times);
+  // Overloaded on the first try: retried within the budget, then answered.
+  if (sentence.includes('twenty-four'))
+    return times === 1
+      ? apiError(529, 'overloaded_error', { 'retry-after': '0' })
+      : claimSupport({ verdict: 'supported', rationale: '"the 24 ferrets exposed"' });
   if (sentence.includes('shed virus')) return claimSupport({ verdict: 'supported', rationale: '"45% shed virus"' });
   if (sentence.includes('spread by droplets'))
     return claimSupport({ verdict: 'contradicted', rationale: '"was not transmissible"' });
@@ -84,6 +94,7 @@ const EVIDENCE = [
   { claim: 'Cages were cleaned daily.', excerpt: 'the cages were cleaned twice a day' },
   { claim: 'The room temperature was 20 degrees.', excerpt: 'Each animal was housed alone' },
   { claim: 'Not on the page.', excerpt: 'Mice given the compound gained weight over six weeks.' },
+  { claim: 'There were twenty-four ferrets.', excerpt: 'Of the 24 ferrets exposed' },
 ];
 
 describe('claim support through the worker', () => {
@@ -95,7 +106,7 @@ describe('claim support through the worker', () => {
     });
     model.fake.setHandler(judge);
     const stored = await publish(h, 'claims', EVIDENCE);
-    const [supported, contradicted, partial, malformed, refused, absent] = stored.results;
+    const [supported, contradicted, partial, malformed, refused, absent, retried] = stored.results;
 
     expect(supported!.claimSupport).toMatchObject({
       verdict: 'supported',
@@ -117,11 +128,12 @@ describe('claim support through the worker', () => {
     // Nothing is judged for an excerpt not on its page.
     expect(absent).toMatchObject({ status: 'unverified' });
     expect(absent!.claimSupport).toBeUndefined();
+    expect(retried!.claimSupport).toMatchObject({ verdict: 'supported', degraded: false });
 
-    const asked = claimRequests(model.fake.requests);
-    // 1 + 1 + 2 sentences, the malformed answer tried 3 times (2 retries), the 400 once.
-    expect(asked).toHaveLength(8);
-    for (const req of asked) {
+    const requests = claimRequests(model.fake.requests);
+    // 1 + 1 + 2 sentences, the malformed answer tried 3 times (2 retries), the 400 once, the 529 and its retry.
+    expect(requests).toHaveLength(10);
+    for (const req of requests) {
       expect(req.body.tool_choice).toEqual({ type: 'tool', name: 'record_claim_support' });
       expect(req.body.system).toContain('Use no knowledge from outside it');
       // The passage is quoted as untrusted data: its block verifies, and the page's forged close tag is removed.
@@ -156,27 +168,28 @@ describe('claim support through the worker', () => {
 
     const registry = h.runtime.metrics.registry;
     const verdicts = await registry.getSingleMetricAsString('cosci_safety_claim_support_total');
-    expect(verdicts).toContain('cosci_safety_claim_support_total{verdict="supported",reason="none"} 1');
     expect(verdicts).toContain('cosci_safety_claim_support_total{verdict="unclear",reason="malformed_output"} 1');
-    const requests = await registry.getSingleMetricAsString('cosci_safety_claim_support_requests_total');
-    expect(requests).toContain('cosci_safety_claim_support_requests_total{outcome="ok"} 4');
-    expect(requests).toContain('cosci_safety_claim_support_requests_total{outcome="malformed_output"} 3');
-    expect(requests).toContain('cosci_safety_claim_support_requests_total{outcome="bad_request"} 1');
+    expect(verdicts).toContain('cosci_safety_claim_support_total{verdict="supported",reason="none"} 2');
+    const outcomes = await registry.getSingleMetricAsString('cosci_safety_claim_support_requests_total');
+    expect(outcomes).toContain('cosci_safety_claim_support_requests_total{outcome="ok"} 5');
+    expect(outcomes).toContain('cosci_safety_claim_support_requests_total{outcome="malformed_output"} 3');
+    expect(outcomes).toContain('cosci_safety_claim_support_requests_total{outcome="bad_request"} 1');
+    expect(outcomes).toContain('cosci_safety_claim_support_requests_total{outcome="overloaded"} 1');
     // Tokens are billed for every answer, the malformed ones included, under the review queue.
     const tokens = await registry.getSingleMetricAsString('cosci_safety_classifier_tokens_total');
-    expect(tokens).toContain('cosci_safety_classifier_tokens_total{kind="input",queue="review.recorded"} 2100');
+    expect(tokens).toContain('cosci_safety_classifier_tokens_total{kind="input",queue="review.recorded"} 2400');
 
     // A job that runs again reuses the stored result: no event twice, no model call again.
     const before = (await h.events()).length;
     await (await h.publisher.queue('review.recorded').getJob('review.claims.r1'))!.remove();
     await publish(h, 'claims', EVIDENCE);
     expect(await h.events()).toHaveLength(before);
-    expect(claimRequests(model.fake.requests)).toHaveLength(8);
+    expect(claimRequests(model.fake.requests)).toHaveLength(10);
 
     // Another review citing the same passage for the same claim is answered from the cache.
     const again = await publish(h, 'claims-again', EVIDENCE.slice(0, 1));
     expect(again.results[0]!.claimSupport).toMatchObject({ verdict: 'supported', cached: true });
-    expect(claimRequests(model.fake.requests)).toHaveLength(8);
+    expect(claimRequests(model.fake.requests)).toHaveLength(10);
   });
 
   it('without a key, judges nothing and announces every ok claim as unclear, no_api_key', async () => {
