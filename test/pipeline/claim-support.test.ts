@@ -15,7 +15,10 @@ import { verifyQuoted } from '../../src/safety/quoting/index.js';
 import { createReviewStore } from '../../src/store/review-store.js';
 import { apiError, claimSupport, quotedBlock, type FakeRequest } from '../support/fake-anthropic.js';
 import { startPageServer, type PageServer } from '../support/page-server.js';
-import { pipelinesWithFakeModel, type Harness } from '../support/pipeline.js';
+import { Queue } from 'bullmq';
+import { testConfig } from '../support/config.js';
+import { until } from '../support/poll.js';
+import { pipelinesWithFakeModel, startHarness, type Harness } from '../support/pipeline.js';
 
 const METHODS = `<!doctype html><html><head><title>Methods</title></head><body><article>
 <h1>Ferret transmission study</h1>
@@ -207,6 +210,45 @@ describe('claim support through the worker', () => {
     const data = (await h.events()).filter((e) => e.type === 'claim_unsupported').map((e) => e.data);
     expect(data).toHaveLength(2);
     expect(model.fake.requests).toHaveLength(0);
+  });
+
+  it('returns a review whose judge outlives the shutdown bound to the queue, unannounced, and judges it on the next run', async () => {
+    model.fake.setHandler(() => 'hang');
+    const config = testConfig(model.fake.url, {
+      worker: { queues: ['review.recorded'], shutdown_timeout_ms: 300 },
+      citations: { allow_private_hosts: [`localhost:${pages.port}`], claim_support: true },
+      anthropic: { timeout_ms: 30_000 },
+    });
+    const first = await startHarness(config);
+    const url = `${pages.base}/methods`;
+    await first.publisher.publishReviewRecorded({
+      reviewId: 'stuck',
+      hypothesisId: 'h-stuck',
+      revision: 1,
+      evidence: [{ ...EVIDENCE[0]!, url }],
+    });
+    await until('the judge asked', () => claimRequests(model.fake.requests).length === 1, { everyMs: 20 });
+    await first.runtime.shutdown('test');
+    const queue = new Queue('review.recorded', { connection: first.redis.duplicate(), prefix: config.redis.prefix });
+    try {
+      const job = await queue.getJob('review.stuck.r1');
+      expect(['delayed', 'waiting']).toContain(await job!.getState());
+      expect(await createReviewStore(first.redis, config.redis.key_prefix).get('stuck')).toBeUndefined();
+      expect(await first.events()).toEqual([]);
+
+      model.fake.setHandler(judge);
+      const next = await startHarness(config);
+      try {
+        await next.waitForJob('review.recorded', 'review.stuck.r1', 'completed', 20_000);
+        const stored = (await createReviewStore(next.redis, config.redis.key_prefix).get('stuck'))!;
+        expect(stored.results[0]!.claimSupport).toMatchObject({ verdict: 'supported', degraded: false });
+      } finally {
+        await next.stop();
+      }
+    } finally {
+      await queue.close();
+      await first.stop();
+    }
   });
 
   it('leaves results as they were when claim_support is off', async () => {
