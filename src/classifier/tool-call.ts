@@ -34,6 +34,11 @@ export interface ForcedTool<T> {
    * nothing.
    */
   merge?: (values: T[]) => T;
+  /**
+   * Who calls, in the messages of failures (`claim-support judge answered HTTP 529`).
+   * @defaultValue 'classifier'
+   */
+  caller?: string;
 }
 
 export interface ToolCaller<T> {
@@ -81,20 +86,20 @@ export function parseRetryAfter(headers: Headers | undefined, now = Date.now()):
  * Maps an SDK error to a failure kind. An abort is told by the client's
  * signal (see assess), as requests carry none of their own.
  */
-export function toCallError(err: unknown): ClassifierCallError {
+export function toCallError(err: unknown, who = 'classifier'): ClassifierCallError {
   if (err instanceof ClassifierCallError) return err;
   if (err instanceof Anthropic.APIConnectionTimeoutError) {
-    return new ClassifierCallError('timeout', 'classifier request timed out', undefined, { cause: err });
+    return new ClassifierCallError('timeout', `${who} request timed out`, undefined, { cause: err });
   }
   if (err instanceof Anthropic.APIConnectionError) {
-    return new ClassifierCallError('connection_error', `classifier connection failed: ${err.message}`, undefined, {
+    return new ClassifierCallError('connection_error', `${who} connection failed: ${err.message}`, undefined, {
       cause: err,
     });
   }
   if (err instanceof Anthropic.APIError && typeof err.status === 'number') {
     const status = err.status;
     const retryAfter = parseRetryAfter(err.headers as Headers | undefined);
-    const what = `classifier answered HTTP ${status}`;
+    const what = `${who} answered HTTP ${status}`;
     if (status === 429) return new ClassifierCallError('rate_limited', what, retryAfter, { cause: err });
     if (status === 529) return new ClassifierCallError('overloaded', what, retryAfter, { cause: err });
     if (status >= 500 || status === 408 || status === 409)
@@ -102,7 +107,7 @@ export function toCallError(err: unknown): ClassifierCallError {
     if (status === 401 || status === 403) return new ClassifierCallError('auth_error', what, undefined, { cause: err });
     return new ClassifierCallError('bad_request', `${what}: ${err.message}`, undefined, { cause: err });
   }
-  return new ClassifierCallError('connection_error', `classifier request failed: ${String(err)}`, undefined, {
+  return new ClassifierCallError('connection_error', `${who} request failed: ${String(err)}`, undefined, {
     cause: err,
   });
 }
@@ -247,7 +252,7 @@ export function createToolCaller<T>(options: ToolCallerOptions, forced: ForcedTo
           cause: err,
         });
       }
-      throw toCallError(err);
+      throw toCallError(err, forced.caller);
     }
     // Billed whatever the rest of it is, when it says.
     answered(

@@ -148,7 +148,7 @@ export function buildClaimSupport(
           signal: deps.signal,
         },
         // No merge: two judgements in one answer are not one, and carry nothing (unclear).
-        { system: CLAIM_SYSTEM_PROMPT, tool: CLAIM_TOOL, schema: ClaimJudgementSchema },
+        { system: CLAIM_SYSTEM_PROMPT, tool: CLAIM_TOOL, schema: ClaimJudgementSchema, caller: 'claim-support judge' },
       )
     : undefined;
   const m = deps.metrics;

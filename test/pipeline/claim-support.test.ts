@@ -128,6 +128,7 @@ describe('claim support through the worker', () => {
     expect(malformed!.claimSupport).toMatchObject({ verdict: 'unclear', degraded: true, reason: 'malformed_output' });
     expect(malformed!.claimSupport!.rationale).toContain('invalid record_claim_support input');
     expect(refused!.claimSupport).toMatchObject({ verdict: 'unclear', degraded: true, reason: 'bad_request' });
+    expect(refused!.claimSupport!.rationale).toMatch(/^claim-support judge answered HTTP 400/);
     // Nothing is judged for an excerpt not on its page.
     expect(absent).toMatchObject({ status: 'unverified' });
     expect(absent!.claimSupport).toBeUndefined();
