@@ -50,6 +50,7 @@ export type ErrorCode =
   | 'USAGE'
   | 'INPUT_UNREADABLE'
   | 'INPUT_EMPTY'
+  | 'NO_API_KEY'
   | 'INTERRUPTED'
   | 'REDIS_UNAVAILABLE'
   | 'PORT_UNAVAILABLE'

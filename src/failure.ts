@@ -81,6 +81,7 @@ const BY_CODE: Record<ErrorCode, FailureOutcome> = {
   USAGE: 'unrecoverable',
   INPUT_UNREADABLE: 'unrecoverable',
   INPUT_EMPTY: 'unrecoverable',
+  NO_API_KEY: 'unrecoverable',
   INTERRUPTED: 'unrecoverable',
   PORT_UNAVAILABLE: 'unrecoverable',
   REDIS_SERVER_MISSING: 'unrecoverable',

@@ -28,6 +28,7 @@ import {
   type PageSources,
 } from '../safety/citations/index.js';
 import { DEFAULT_INJECTION_THRESHOLD } from '../safety/injection/index.js';
+import type { ClaimSupportChecker } from './claim-support.js';
 import type { PageCache } from './page-cache.js';
 import { fetchPageText, pageSources, type DocumentReader, type PageText } from './page-text.js';
 import { untilAborted } from './until-aborted.js';
@@ -53,6 +54,11 @@ export interface VerifierOptions {
    * @defaultValue DEFAULT_INJECTION_THRESHOLD
    */
   injectionThreshold?: number;
+  /**
+   * Judges whether the passage of each `ok` excerpt supports its claim
+   * (docs/citations.md#claim-support); absent when `citations.claim_support` is off.
+   */
+  claimSupport?: ClaimSupportChecker | undefined;
   /** For metrics. */
   onFetch?: (page: PageText, seconds: number) => void;
 }
@@ -285,7 +291,30 @@ export function createVerifier(options: VerifierOptions): Verifier {
       citation_unverified: false,
       ...injection,
       location: locationOf(e.url, page, sources, match),
+      ...(await claimSupportOf(e, sources, match, review)),
     };
+  }
+
+  /**
+   * The judge's reading of the claim against the text the excerpt was found
+   * in. It is not cut by the review's deadline, which bounds fetches: its
+   * calls are bounded by the model's timeout and retries, and a shutdown
+   * ends them (the job goes back to the queue).
+   */
+  async function claimSupportOf(
+    e: Evidence,
+    sources: PageSources,
+    at: PageLocation & { found: true },
+    review: Review,
+  ): Promise<Pick<CitationResult, 'claimSupport'>> {
+    const checker = options.claimSupport;
+    const text = at.source === 'script_json' ? sources.script?.text : sources.text.text;
+    if (checker === undefined || text === undefined) return {};
+    const claimSupport = await checker.check(
+      { claim: e.claim, excerpt: e.excerpt, text, start: at.start, end: at.end },
+      review.shutdown,
+    );
+    return { claimSupport };
   }
 
   const verifier: Verifier = {

@@ -16,7 +16,7 @@ import { mergeAssessments, splitWindows } from '../safety/classification/windows
 import type { AssessOutcome, Assessor, TokenUsage } from './anthropic-assessor.js';
 import { cacheKey, type AssessmentCache, type CacheWrite } from './assessment-cache.js';
 import { ClassifierCallError } from './errors.js';
-import { withRetry, type RetryOptions } from './retry.js';
+import { timedAttempt, withRetry, type RetryOptions } from './retry.js';
 
 /** Where the service reports what happened; the metrics adapter implements it. */
 export interface ClassifierObserver {
@@ -164,18 +164,7 @@ export function createClassifier(options: ClassifierOptions): Classifier {
     const onUsage = observer?.tokens && ((usage: TokenUsage) => observer.tokens?.(usage, call.source));
     try {
       const outcome = await withRetry(
-        async () => {
-          const started = performance.now();
-          try {
-            const result = await assessor.assess(message, onUsage);
-            observer?.request(result.kind === 'refusal' ? 'refusal' : 'ok', (performance.now() - started) / 1000);
-            return result;
-          } catch (err) {
-            const kind = err instanceof ClassifierCallError ? err.kind : 'error';
-            observer?.request(kind, (performance.now() - started) / 1000);
-            throw err;
-          }
-        },
+        () => timedAttempt(() => assessor.assess(message, onUsage), observer?.request.bind(observer)),
         {
           ...options.retry,
           signal: call.signal,

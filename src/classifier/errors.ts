@@ -38,21 +38,25 @@ const CODES: Record<CallFailureKind, ErrorCode> = {
   aborted: 'CLASSIFIER_ABORTED',
 };
 
-export class ClassifierCallError extends CosciError {
+/**
+ * `T`: what the tool's answers are (the classifier's Assessment by default;
+ * the claim judge's ClaimJudgement).
+ */
+export class ClassifierCallError<T = Assessment> extends CosciError {
   override name = 'ClassifierCallError';
   /**
    * The most severe reading of the assessments an untrusted answer carried
    * (two calls, or one the answer did not end on): the verdict is degraded,
    * and its action is never below this.
    */
-  readonly assessment: Assessment | undefined;
+  readonly assessment: T | undefined;
 
   constructor(
     readonly kind: CallFailureKind,
     message: string,
     /** What the server asked us to wait, when it said. */
     readonly retryAfterMs?: number,
-    options: { cause?: unknown; assessment?: Assessment | undefined } = {},
+    options: { cause?: unknown; assessment?: T | undefined } = {},
   ) {
     super(CODES[kind], message, 'cause' in options ? { cause: options.cause } : undefined);
     this.assessment = options.assessment;

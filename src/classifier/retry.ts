@@ -34,6 +34,26 @@ export function backoffDelay(attempt: number, options: RetryOptions, retryAfterM
   return Math.min(options.maxDelayMs, Math.max(jittered, retryAfterMs ?? 0));
 }
 
+/**
+ * One attempt, timed and reported by outcome: `ok` or `refusal` for an
+ * answer, the failure's kind (`error` for anything else) for a throw.
+ */
+export async function timedAttempt<T extends { kind: string }>(
+  attempt: () => Promise<T>,
+  report: ((outcome: string, seconds: number) => void) | undefined,
+): Promise<T> {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  try {
+    const result = await attempt();
+    report?.(result.kind === 'refusal' ? 'refusal' : 'ok', seconds());
+    return result;
+  } catch (err) {
+    report?.(err instanceof ClassifierCallError ? err.kind : 'error', seconds());
+    throw err;
+  }
+}
+
 export async function withRetry<T>(call: () => Promise<T>, options: RetryOptions): Promise<T> {
   const { signal } = options;
   for (let attempt = 0; ; attempt++) {

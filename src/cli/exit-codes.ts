@@ -49,6 +49,8 @@ const BY_CODE: Record<ErrorCode, ExitCode> = {
   CONFIG_NOT_FOUND: EXIT.refused,
   INPUT_UNREADABLE: EXIT.refused,
   INPUT_EMPTY: EXIT.refused,
+  // Set ANTHROPIC_API_KEY: a measurement of the model needs the model.
+  NO_API_KEY: EXIT.refused,
   PAYLOAD_INVALID: EXIT.refused,
   // Publish the new content as a new revision.
   REVISION_CONFLICT: EXIT.refused,

@@ -102,6 +102,21 @@ export {
   type NearMissDetail,
 } from '../safety/citations/near-miss-kinds.js';
 
+// Whether an ok citation's passage supports its claim, in a result and a claim_unsupported event (docs/citations.md#claim-support).
+export {
+  CLAIM_DEGRADED_REASONS,
+  CLAIM_VERDICTS,
+  ClaimSupportSchema,
+  SUPPORT_LEVELS,
+  UNSUPPORTED_VERDICTS,
+  type ClaimDegradedReason,
+  type ClaimSupport,
+  type ClaimVerdict,
+  type SentenceSupport,
+  type SupportLevel,
+  type UnsupportedVerdict,
+} from '../safety/claims/verdict.js';
+
 // Verdicts and review states, which results and events carry.
 export {
   ACTIONS,
@@ -120,6 +135,7 @@ export {
   ClassifierDegradedDataSchema,
   CitationRecheckedDataSchema,
   CitationUnverifiedDataSchema,
+  ClaimUnsupportedDataSchema,
   EVENT_SCHEMAS,
   EVENT_TYPES,
   GoalEventDataSchema,
@@ -133,6 +149,7 @@ export {
   type CitationRecheckedData,
   type CitationStatus,
   type CitationUnverifiedData,
+  type ClaimUnsupportedData,
   type ClassifierDegradedData,
   type EventDataOf,
   type EventType,

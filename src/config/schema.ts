@@ -200,6 +200,8 @@ export const SafetyConfigSchema = z
 export const ModelsConfigSchema = z
   .strictObject({
     classifier: z.string().min(1).default('claude-haiku-4-5-20251001'),
+    /** The judge of claim support (`citations.claim_support`). */
+    claim_support: z.string().min(1).default('claude-haiku-4-5-20251001'),
   })
   .prefault({});
 
@@ -319,6 +321,18 @@ export const CitationsConfigSchema = z
      * decompression bomb stops here.
      */
     pdf_max_decoded_bytes: positiveInt.default(64 * 1024 * 1024),
+    /**
+     * Judge, for each `ok` citation, whether the passage around its excerpt
+     * supports its claim (`models.claim_support`, one model call per claim
+     * sentence, cached). Off by default: it costs model calls.
+     */
+    claim_support: z.boolean().default(false),
+    /** Characters of page text the judge reads: the excerpt and the text around it. */
+    claim_support_window_chars: z.number().int().min(200).max(50_000).default(2000),
+    /** Sentences of one claim judged at most; a longer claim is `unclear`, `claim_too_long`. */
+    claim_support_max_sentences: z.number().int().min(1).max(32).default(6),
+    /** Lifetime of a judgement in the shared answer cache. */
+    claim_support_cache_ttl_seconds: positiveInt.default(7 * 24 * 3600),
   })
   .prefault({});
 

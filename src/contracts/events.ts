@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { INJECTION_SOURCES } from '../safety/citations/injection-sources.js';
 import { RECHECK_OUTCOMES } from '../safety/citations/recheck.js';
+import { CLAIM_DEGRADED_REASONS, UNSUPPORTED_VERDICTS } from '../safety/claims/verdict.js';
 import { ACTIONS, DEGRADED_REASONS } from '../safety/classification/verdict.js';
 import { NearMissDetailSchema, NearMissSchema } from './near-miss.js';
 
@@ -66,6 +67,33 @@ export const CitationUnverifiedDataSchema = z.object({
   nearMiss: NearMissSchema.optional(),
 });
 export type CitationUnverifiedData = z.infer<typeof CitationUnverifiedDataSchema>;
+
+/**
+ * The passage of an `ok` citation does not support its claim, as far as the
+ * judge could tell (docs/citations.md#claim-support): partially supported,
+ * not supported, contradicted, or unclear (no judgement could be had: the
+ * claim is never passed as supported by default). Once per citation of a
+ * review revision, when `citations.claim_support` is on.
+ */
+export const ClaimUnsupportedDataSchema = z.object({
+  reviewId: z.string(),
+  hypothesisId: z.string(),
+  revision: z.number().int().nonnegative(),
+  /** The citation's position in the review's evidence. */
+  index: z.number().int().nonnegative(),
+  url: z.string(),
+  verdict: z.enum(UNSUPPORTED_VERDICTS),
+  /** The judge's reasons, sentence by sentence, or why there is no judgement. */
+  rationale: z.string(),
+  /** True when not every sentence was judged; `reason` says why. */
+  degraded: z.boolean(),
+  reason: z.enum(CLAIM_DEGRADED_REASONS).optional(),
+  /** Sentences of the claim, and how many of them the passage supports. */
+  sentences: z.number().int().nonnegative(),
+  supportedSentences: z.number().int().nonnegative(),
+  model: z.string(),
+});
+export type ClaimUnsupportedData = z.infer<typeof ClaimUnsupportedDataSchema>;
 
 /**
  * Where in a cited document the injection score came from, and its text
@@ -264,6 +292,7 @@ export const EVENT_SCHEMAS = {
   classifier_degraded: ClassifierDegradedDataSchema,
   citation_unverified: CitationUnverifiedDataSchema,
   source_injection_suspected: SourceInjectionSuspectedDataSchema,
+  claim_unsupported: ClaimUnsupportedDataSchema,
   review_verified: ReviewVerifiedDataSchema,
   citation_rechecked: CitationRecheckedDataSchema,
   review_rechecked: ReviewRecheckedDataSchema,

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { INJECTION_SOURCES } from '../safety/citations/injection-sources.js';
 import { TEXT_SOURCES } from '../safety/citations/page-sources.js';
+import { ClaimSupportSchema } from '../safety/claims/verdict.js';
 import { VerdictSchema } from '../safety/classification/verdict.js';
 import { REVIEW_STATES } from '../safety/review/decision.js';
 import { REPORT_CHECK_MODES, SECTION_STATES } from '../safety/review/report-check.js';
@@ -137,6 +138,12 @@ export const CitationResultSchema = z.object({
   detail: NearMissDetailSchema.optional(),
   /** When `detail` is `altered`: the closest passage and how the excerpt differs from it, word by word. */
   nearMiss: NearMissSchema.optional(),
+  /**
+   * When ok and `citations.claim_support` is on: whether the passage around the excerpt supports the
+   * claim, sentence by sentence (docs/citations.md#claim-support). Absent when it is off, for every other
+   * status, and in results stored before claims were judged.
+   */
+  claimSupport: ClaimSupportSchema.optional(),
 });
 export type CitationResult = z.infer<typeof CitationResultSchema>;
 

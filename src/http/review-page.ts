@@ -183,6 +183,12 @@ dl.compact { font-size: .85rem; }
 .near-page { background: #fff1cc; color: #5c3d00; outline: 1px solid #e0b341; border-radius: 2px; padding: 0 .1rem; }
 .near-legend { margin: .1rem 0 0; color: var(--muted); }
 .near-changes { margin: .2rem 0 0; padding-left: 1.1rem; }
+.claim-what { margin: 0 0 .15rem; }
+.badge.s-supported { background: #dcf2e2; color: #17502a; }
+.badge.s-partially_supported, .badge.s-unclear { background: #fff1cc; color: #5c3d00; }
+.badge.s-not_supported, .badge.s-contradicted { background: #fde2e1; color: #7d1a11; }
+.claim-sentences { margin: .2rem 0 0; padding-left: 1.1rem; }
+.claim-why { overflow-wrap: anywhere; }
 li.citation { background: none; }
 .review-head { font-size: .85rem; }
 .url { font-size: .8rem; }

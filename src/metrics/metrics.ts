@@ -27,6 +27,9 @@ export interface Metrics {
   quotingNeutralised: Counter<'what'>;
   citations: Counter<'status' | 'reason'>;
   injectionSuspected: Counter<'source'>;
+  claimSupport: Counter<'verdict' | 'reason'>;
+  claimSupportRequests: Counter<'outcome'>;
+  claimSupportCache: Counter<'result'>;
   reviewDeadline: Counter;
   fetchDuration: Histogram<'outcome'>;
   fetchCache: Counter<'result'>;
@@ -92,7 +95,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     }),
     classifierTokens: new Counter({
       name: 'cosci_safety_classifier_tokens_total',
-      help: "Tokens of the classifier model's responses as the Messages API reports them, by kind (input, output, cache_read, cache_write) and queue (the job's queue; cli for one-off commands).",
+      help: "Tokens of the model's responses as the Messages API reports them (the safety classifier's, and the claim-support judge's under queue review.recorded), by kind (input, output, cache_read, cache_write) and queue (the job's queue; cli for one-off commands).",
       labelNames: ['kind', 'queue'],
       registers,
     }),
@@ -157,6 +160,24 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       'source',
       INJECTION_SOURCES,
     ),
+    claimSupport: new Counter({
+      name: 'cosci_safety_claim_support_total',
+      help: 'Claims of ok citations judged (citations.claim_support), by verdict (supported, partially_supported, not_supported, contradicted, unclear) and reason (none unless degraded).',
+      labelNames: ['verdict', 'reason'],
+      registers,
+    }),
+    claimSupportRequests: new Counter({
+      name: 'cosci_safety_claim_support_requests_total',
+      help: 'Requests to the claim-support judge, one per claim sentence, by outcome (ok, refusal, rate_limited, timeout, malformed_output, ...).',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    claimSupportCache: new Counter({
+      name: 'cosci_safety_claim_support_cache_total',
+      help: 'Claim-support answer cache lookups, by result (hit, miss).',
+      labelNames: ['result'],
+      registers,
+    }),
     reviewDeadline: new Counter({
       name: 'cosci_safety_review_deadline_exceeded_total',
       help: 'Reviews whose deadline (citations.review_deadline_ms) passed before every citation was fetched; the citations cut are fetch_failed, review_deadline, in cosci_safety_citations_total.',

@@ -3,8 +3,9 @@
  * result this review revision already has), store the result by review id,
  * emit `citation_unverified` for each entry not ok (with its near miss, when the
  * excerpt is not on the page), `source_injection_suspected`
- * for each entry whose document reads as instructions for an AI reader, and
- * one `review_verified`. Citations not fetched by the review's deadline are
+ * for each entry whose document reads as instructions for an AI reader,
+ * `claim_unsupported` for each ok entry whose claim the judge did not find
+ * supported (when `citations.claim_support` is on), and one `review_verified`. Citations not fetched by the review's deadline are
  * fetch_failed, `review_deadline`: the review is recorded and announced with
  * them like any other result, never left waiting and never passed as ok.
  */
@@ -17,6 +18,7 @@ import type { EventEmitter } from '../events/emitter.js';
 import { eventId } from '../events/event-id.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { ReviewVerification } from '../contracts/results.js';
+import { isUnsupported } from '../safety/claims/verdict.js';
 import type { ReviewStore } from '../store/review-store.js';
 import { refuseRevisionConflict } from './revision-conflict.js';
 
@@ -80,6 +82,8 @@ export function createReviewProcessor(deps: ReviewProcessorDeps) {
       for (const r of result.results) {
         deps.metrics?.citations.inc({ status: r.status, reason: r.reason ?? 'none' });
         if (r.injection) deps.metrics?.injectionSuspected.inc({ source: r.injection.source });
+        if (r.claimSupport)
+          deps.metrics?.claimSupport.inc({ verdict: r.claimSupport.verdict, reason: r.claimSupport.reason ?? 'none' });
       }
       const cut = result.results.filter((r) => r.reason === REVIEW_DEADLINE).length;
       if (cut > 0) {
@@ -125,6 +129,24 @@ export function createReviewProcessor(deps: ReviewProcessorDeps) {
           ...(r.injection.span === undefined ? {} : { span: r.injection.span }),
         },
       );
+    }
+    for (const r of result.results) {
+      const support = r.claimSupport;
+      if (!support || !isUnsupported(support.verdict)) continue;
+      await deps.emitter.emit('claim_unsupported', eventId('claim_unsupported', p.reviewId, p.revision, r.index), {
+        reviewId: p.reviewId,
+        hypothesisId: p.hypothesisId,
+        revision: p.revision,
+        index: r.index,
+        url: r.url,
+        verdict: support.verdict,
+        rationale: support.rationale,
+        degraded: support.degraded,
+        ...(support.reason === undefined ? {} : { reason: support.reason }),
+        sentences: support.sentences.length,
+        supportedSentences: support.sentences.filter((s) => s.verdict === 'supported').length,
+        model: support.model,
+      });
     }
     await deps.emitter.emit('review_verified', eventId('review_verified', p.reviewId, p.revision), {
       reviewId: p.reviewId,

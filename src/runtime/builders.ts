@@ -7,7 +7,16 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createAnthropicAssessor, createAnthropicClient, TOKEN_KINDS } from '../classifier/anthropic-assessor.js';
+import { createRedisAnswerCache } from '../classifier/answer-cache.js';
 import { createRedisAssessmentCache } from '../classifier/assessment-cache.js';
+import { createToolCaller } from '../classifier/tool-call.js';
+import {
+  CachedJudgementSchema,
+  createClaimSupportChecker,
+  type ClaimSupportChecker,
+} from '../citations/claim-support.js';
+import { CLAIM_SYSTEM_PROMPT, CLAIM_TOOL, ClaimJudgementSchema } from '../safety/claims/index.js';
+import type { QuotingReport } from '../safety/quoting/index.js';
 import { createClassifier, type Classifier } from '../classifier/classifier.js';
 import { createEventEmitter } from '../events/emitter.js';
 import { failFastWhenUnreachable } from '../review/availability.js';
@@ -76,6 +85,8 @@ export function buildVerifier(
     metrics?: Metrics | undefined;
     /** A cache of its own (a recheck's, which reads every page afresh), without `redis`: not the shared one. */
     cache?: PageCache | undefined;
+    /** The claim-support judge (buildClaimSupport), when `citations.claim_support` is on. */
+    claimSupport?: ClaimSupportChecker | undefined;
   },
 ): Verifier {
   const c = config.citations;
@@ -102,11 +113,83 @@ export function buildVerifier(
         })
       : undefined,
     ...(deps.cache !== undefined ? { cache: deps.cache } : {}),
+    claimSupport: deps.claimSupport,
     onFetch(page, seconds) {
       m?.fetchDuration.observe({ outcome: page.ok ? 'ok' : page.reason }, seconds);
       if (page.ok) m?.fetchBytes.inc(page.wireBytes);
     },
   });
+}
+
+/**
+ * The claim-support judge (docs/citations.md#claim-support): the model call
+ * of `models.claim_support` through a client of its own, the classifier's
+ * retry settings, and an answer cache in Redis. Its tokens are counted with
+ * the classifier's under the queue review.recorded, so the model spend
+ * panels price them.
+ */
+export function buildClaimSupport(
+  config: Config,
+  deps: { logger: Logger; redis?: Redis | undefined; metrics?: Metrics | undefined; signal?: AbortSignal | undefined },
+): ClaimSupportChecker {
+  const { anthropic, citations: c } = config;
+  const model = config.models.claim_support;
+  const judge = anthropic.api_key
+    ? createToolCaller(
+        {
+          client: createAnthropicClient({
+            apiKey: anthropic.api_key,
+            baseURL: anthropic.base_url,
+            timeoutMs: anthropic.timeout_ms,
+            signal: deps.signal,
+          }),
+          model,
+          maxTokens: anthropic.max_tokens,
+          signal: deps.signal,
+        },
+        // No merge: two judgements in one answer are not one, and carry nothing (unclear).
+        { system: CLAIM_SYSTEM_PROMPT, tool: CLAIM_TOOL, schema: ClaimJudgementSchema, caller: 'claim-support judge' },
+      )
+    : undefined;
+  const m = deps.metrics;
+  return createClaimSupportChecker({
+    judge,
+    model,
+    cache: deps.redis
+      ? createRedisAnswerCache(
+          deps.redis,
+          config.redis.key_prefix,
+          'claim-support',
+          CachedJudgementSchema,
+          c.claim_support_cache_ttl_seconds,
+        )
+      : undefined,
+    retry: {
+      maxRetries: anthropic.max_retries,
+      baseDelayMs: anthropic.retry_base_delay_ms,
+      maxDelayMs: anthropic.retry_max_delay_ms,
+    },
+    windowChars: c.claim_support_window_chars,
+    maxSentences: c.claim_support_max_sentences,
+    observer: {
+      request: (outcome) => m?.claimSupportRequests.inc({ outcome }),
+      cache: (result) => m?.claimSupportCache.inc({ result }),
+      retry(error, attempt, delayMs) {
+        deps.logger.info({ code: error.code, attempt, delayMs }, 'retrying claim-support request');
+      },
+      tokens(usage) {
+        for (const kind of TOKEN_KINDS) m?.classifierTokens.inc({ kind, queue: 'review.recorded' }, usage[kind]);
+      },
+      neutralised: (report) => countNeutralised(m, report),
+    },
+  });
+}
+
+/** Injection attempts in text sent to a model: counted, never silent. */
+function countNeutralised(m: Metrics | undefined, report: QuotingReport): void {
+  if (report.tagsRemoved) m?.quotingNeutralised.inc({ what: 'tags' }, report.tagsRemoved);
+  if (report.invisibleRemoved) m?.quotingNeutralised.inc({ what: 'invisible' }, report.invisibleRemoved);
+  if (report.prefixesMarked) m?.quotingNeutralised.inc({ what: 'prefixes' }, report.prefixesMarked);
 }
 
 /** Builds the classifier from the configuration; shared by the worker and the one-off CLI. */
@@ -175,12 +258,7 @@ export function buildClassifier(
         // Every kind, 0 included, so a cost panel finds each series once the model has answered.
         for (const kind of TOKEN_KINDS) m?.classifierTokens.inc({ kind, queue: source ?? 'cli' }, usage[kind]);
       },
-      neutralised(report) {
-        // Injection attempts in text under classification: counted, never silent.
-        if (report.tagsRemoved) m?.quotingNeutralised.inc({ what: 'tags' }, report.tagsRemoved);
-        if (report.invisibleRemoved) m?.quotingNeutralised.inc({ what: 'invisible' }, report.invisibleRemoved);
-        if (report.prefixesMarked) m?.quotingNeutralised.inc({ what: 'prefixes' }, report.prefixesMarked);
-      },
+      neutralised: (report) => countNeutralised(m, report),
     },
   });
 }

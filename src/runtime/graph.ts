@@ -20,7 +20,7 @@ import { createDecisionStore } from '../store/decision-store.js';
 import { createReportStore } from '../store/report-store.js';
 import { createReviewStore } from '../store/review-store.js';
 import { createVerdictStore } from '../store/verdict-store.js';
-import { buildClassifier, buildParsePool, buildVerifier } from './builders.js';
+import { buildClaimSupport, buildClassifier, buildParsePool, buildVerifier } from './builders.js';
 import type { Connections } from './connections.js';
 
 export interface WorkerGraph {
@@ -71,7 +71,14 @@ export function buildWorkerGraph(
     'hypothesis.saved': createHypothesisProcessor(classifying('hypothesis.saved')),
     'goal.submitted': createGoalProcessor(classifying('goal.submitted')),
     'review.recorded': createReviewProcessor({
-      verifier: buildVerifier(config, { reader: parsePool, redis, metrics }),
+      verifier: buildVerifier(config, {
+        reader: parsePool,
+        redis,
+        metrics,
+        claimSupport: config.citations.claim_support
+          ? buildClaimSupport(config, { logger: logger.child({ queue: 'review.recorded' }), redis, metrics, signal })
+          : undefined,
+      }),
       store: createReviewStore(redis, prefix),
       emitter,
       enabled: config.safety.enable_citation_verifier,

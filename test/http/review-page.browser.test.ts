@@ -15,6 +15,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildReviewService } from '../../src/runtime/builders.js';
 import type { ReviewService } from '../../src/review/review-service.js';
+import type { CitationResult } from '../../src/contracts/results.js';
+import type { ClaimSupport, ClaimVerdict, SentenceSupport } from '../../src/safety/claims/index.js';
 import { createReviewStore } from '../../src/store/review-store.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { testConfig } from '../support/config.js';
@@ -152,6 +154,30 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await poll(() => item.count()).toBe(1);
     await item.locator('.open').click();
     return page;
+  }
+
+  /** A stored review of hypothesis `id`, `<id>-review`, whose citations are all ok, each with `extra`: what a page shows of a result as stored. */
+  async function recordOkCitations(id: string, extra: Array<Partial<CitationResult>>): Promise<void> {
+    await createReviewStore(h.redis, h.config.redis.key_prefix).record({
+      reviewId: `${id}-review`,
+      hypothesisId: id,
+      revision: 1,
+      skipped: false,
+      results: extra.map((fields, index) => ({
+        index,
+        url: `https://example.org/${id}-${index}`,
+        status: 'ok' as const,
+        excerptLen: 8,
+        source: 'text' as const,
+        citation_unverified: false,
+        claim: 'claimed',
+        excerpt: 'repeated',
+        ...fields,
+      })),
+      summary: {},
+      counts: { ok: extra.length, unverified: 0, fetch_failed: 0 },
+      verifiedAt: new Date().toISOString(),
+    });
   }
 
   async function axe(page: Page): Promise<string[]> {
@@ -779,27 +805,10 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
 
   it('makes a link of an http or https passage URL only, whatever a stored result holds', async () => {
     await classify(h, 'page-forged', `${RISKY} cites with a forged link`, 'Forged link');
-    const cited = (textFragmentUrl: string, index: number) => ({
-      index,
-      url: `https://example.org/forged-${index}`,
-      status: 'ok' as const,
-      excerptLen: 8,
-      source: 'text' as const,
-      citation_unverified: false,
-      claim: 'claimed',
-      excerpt: 'repeated',
-      location: { start: 0, end: 8, textFragmentUrl },
-    });
-    await createReviewStore(h.redis, h.config.redis.key_prefix).record({
-      reviewId: 'page-forged-review',
-      hypothesisId: 'page-forged',
-      revision: 1,
-      skipped: false,
-      results: [cited('javascript:window.__pwned=6', 0), cited('data:text/html,<b>x</b>', 1)],
-      summary: {},
-      counts: { ok: 2, unverified: 0, fetch_failed: 0 },
-      verifiedAt: new Date().toISOString(),
-    });
+    await recordOkCitations('page-forged', [
+      { location: { start: 0, end: 8, textFragmentUrl: 'javascript:window.__pwned=6' } },
+      { location: { start: 0, end: 8, textFragmentUrl: 'data:text/html,<b>x</b>' } },
+    ]);
     const page = await openNewest('page-forged');
     await poll(() => page.locator('#evidence li.citation').count()).toBe(2);
     expect(await page.locator('#evidence a').count()).toBe(0);
@@ -878,6 +887,46 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await signIn(checked, '#item=page-near');
     await poll(() => checked.locator('#evidence .near-passage').count()).toBe(2);
     expect(await axe(checked)).toEqual([]);
+  });
+
+  it('shows under an ok citation whether its page supports the claim, sentence by sentence, as text', async () => {
+    await classify(h, 'page-claims', `${RISKY} cites pages for its claims`, 'Judged claims');
+    const support = (verdict: ClaimVerdict, sentences: SentenceSupport[]): ClaimSupport => ({
+      verdict,
+      rationale: 'the judge',
+      degraded: verdict === 'unclear',
+      ...(verdict === 'unclear' ? { reason: 'no_api_key' as const } : {}),
+      sentences,
+      window: { start: 0, end: 8 },
+      model: 'claude-haiku-4-5-20251001',
+      promptVersion: 'claims-000000000000',
+      cached: false,
+    });
+    await recordOkCitations('page-claims', [
+      {
+        claimSupport: support('partially_supported', [
+          { text: 'Ferrets shed virus.', verdict: 'supported', rationale: '"45% shed virus"' },
+          { text: 'Contacts <b>seroconverted</b>.', verdict: 'not_supported', rationale: '"none seroconverted"' },
+        ]),
+      },
+      { claimSupport: support('unclear', []) },
+    ]);
+    const page = await openNewest('page-claims');
+    const citations = page.locator('#evidence li.citation');
+    await poll(() => citations.count()).toBe(2);
+    const [partial, unclear] = [citations.nth(0), citations.nth(1)];
+    expect(await partial.locator('dt').allTextContents()).toContain('Supports the claim?');
+    expect(await partial.locator('.claim-support .badge').textContent()).toBe('partly supports the claim');
+    expect(await partial.locator('.claim-sentences li').allTextContents()).toEqual([
+      'Ferrets shed virus. supports the claim: "45% shed virus"',
+      'Contacts <b>seroconverted</b>. does not support the claim: "none seroconverted"',
+    ]);
+    expect(await unclear.locator('.claim-what').textContent()).toBe(
+      'support unclear No judgement could be had: the claim is not taken as supported. (no API key is configured)',
+    );
+    expect(await unclear.locator('.claim-sentences').count()).toBe(0);
+    // The claim's markup is text.
+    expect(await page.locator('#evidence b').count()).toBe(0);
   });
 
   it('fits a phone: one pane at a time, no sideways scrolling, every field labelled', async () => {

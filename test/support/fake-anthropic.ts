@@ -112,6 +112,17 @@ export function assessmentCall(categories: string[], confidence: number, rationa
   };
 }
 
+/** A `record_claim_support` answer: the claim-support judge's forced tool call. */
+export function claimSupport(input: unknown, tokens = usage(300, 30)): Reply {
+  return message([{ type: 'tool_use', id: `toolu_claim_${++ids}`, name: 'record_claim_support', input }], { tokens });
+}
+
+/** The content of the block labelled `label` (TEXT) or with id `label` (UNTRUSTED_SOURCE) in a request's text. */
+export function quotedBlock(text: string, label: string): string | undefined {
+  const m = new RegExp(`<(TEXT label|UNTRUSTED_SOURCE id)="${label}" hash="[0-9a-f]+">\\n([\\s\\S]*?)\\n</`).exec(text);
+  return m?.[2];
+}
+
 export function assessment(categories: string[], confidence: number, rationale = 'test rationale'): Reply {
   return toolUse({ categories, confidence, rationale });
 }

@@ -9,6 +9,7 @@ import type { InjectionSpan } from '../../contracts/events.js';
 import type { ReviewVerification, SourceInjection } from '../../contracts/results.js';
 import { injectionText, spanText } from '../../safety/review/injection-text.js';
 import { citationReasonText } from '../../safety/review/reasons.js';
+import { claimSupportView } from './claim-support.js';
 import { byId, el, fact, untrusted } from './dom.js';
 import { nearMissView } from './near-miss.js';
 import { categoriesView, confidenceText, exactTime, plural, relativeTime, stateText } from './format.js';
@@ -144,6 +145,8 @@ function renderEvidence(reviews: ReviewVerification[]): void {
       );
       // What the page holds closest to an excerpt not on it, beside the claim and the excerpt.
       if (x.detail !== undefined) fact(dl, 'On the page', nearMissView(x.detail, x.nearMiss));
+      // Whether the page text around an ok excerpt supports the claim: the judge's reading, beside the claim.
+      if (x.claimSupport !== undefined) fact(dl, 'Supports the claim?', claimSupportView(x.claimSupport));
       fact(dl, 'URL', untrusted('code', x.url, 'url'));
       const page = r.pages?.[x.url];
       if (page !== undefined) fact(dl, 'Page as read', pageLine(x.url, page));
