@@ -106,6 +106,8 @@ kbd { font-family: ui-monospace, monospace; font-size: .8rem; border: 1px solid 
 .filters select, .filters button { padding: .15rem .3rem; }
 .filters > div { display: flex; flex-direction: column; min-width: 0; }
 .filters label { font-size: .75rem; color: var(--muted); }
+.filters .search { flex: 1 1 100%; }
+.filters input[type="search"] { padding: .15rem .35rem; }
 .summary-line { display: flex; flex-wrap: wrap; align-items: center; gap: .2rem .6rem; margin-top: .4rem; font-size: .8rem; }
 .summary-line .spacer { flex: 1; }
 .summary-line select, .summary-line button { padding: .1rem .3rem; }
@@ -259,6 +261,7 @@ export function renderReviewPage(nonce: string): string {
 <section id="queue-pane" class="pane queue-pane" aria-labelledby="queue-h">
 <div class="queue-head">
 <form id="filters" class="filters" role="search" aria-label="Filter the queue">
+<div class="search"><label for="f-q">Search id, title, text</label><input id="f-q" type="search" maxlength="200" autocomplete="off" spellcheck="false"></div>
 <div><label for="f-state">State</label><select id="f-state" aria-keyshortcuts="/"><option value="">All</option><option value="quarantined">Quarantined</option><option value="blocked">Blocked</option><option value="conflict">In conflict</option></select></div>
 <div><label for="f-category">Category</label><select id="f-category"><option value="">All</option></select></div>
 <div><label for="f-degraded">Classification</label><select id="f-degraded"><option value="">All</option><option value="false">Clean</option><option value="true">Degraded</option></select></div>
@@ -266,7 +269,7 @@ export function renderReviewPage(nonce: string): string {
 </form>
 <div class="summary-line"><h2 id="queue-h" tabindex="-1">Queue</h2><span id="queue-summary"></span>
 <span class="spacer"></span>
-<label for="f-order" class="visually-hidden">Order</label><select id="f-order" form="filters"><option value="oldest">Oldest first</option><option value="newest">Newest first</option></select>
+<label for="f-order" class="visually-hidden">Order</label><select id="f-order" form="filters"><option value="oldest">Oldest first</option><option value="newest">Newest first</option><option value="most_confident">Most confident first</option><option value="least_confident">Least confident first</option></select>
 <button type="button" id="refresh">Refresh</button></div>
 <p id="new-held" class="new-held" hidden><button type="button" id="show-new"></button></p>
 </div>

@@ -24,7 +24,10 @@ import {
   type DecisionKind,
 } from '../safety/review/decision.js';
 import {
+  byConfidence,
   pageQueue,
+  searchKey,
+  searchWords,
   type QueueCursor,
   type QueueEntry,
   type QueueFilter,
@@ -145,9 +148,10 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
   async function queue(query: QueueQuery = {}): Promise<ReviewQueuePage> {
     const order = query.order ?? 'oldest';
     const limit = query.limit ?? 200;
-    // The order asked decides which end of a queue too long to read whole is read.
+    // The order asked decides which end of a queue too long to read whole is
+    // read; by confidence, the oldest, as a reviewer would work through it.
     const [held, total] = await Promise.all([
-      deps.decisions.heldEntries(MAX_SCANNED, order),
+      deps.decisions.heldEntries(MAX_SCANNED, byConfidence(order) ? 'oldest' : order),
       deps.decisions.heldCount(),
     ]);
     // The verdicts in batches, each batch's reads at once (the connection
@@ -161,6 +165,22 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
         ...(await Promise.all(batch.map(({ hypothesisId }) => deps.verdicts.getLatest('hypothesis', hypothesisId)))),
       );
     }
+    // A search reads the held texts too, in the same batches; only then.
+    const searching = searchWords(query.filter?.text).length > 0;
+    const texts: Array<string | undefined> = [];
+    for (let i = 0; searching && i < held.length; i += READ_BATCH) {
+      const batch = held.slice(i, i + READ_BATCH);
+      texts.push(
+        ...(await Promise.all(
+          batch.map(async ({ hypothesisId }, j) => {
+            const revision = verdicts[i + j]?.revision;
+            if (revision === undefined) return undefined;
+            const subject = await deps.verdicts.getHeldSubject(hypothesisId, revision);
+            return subject && searchKey(`${subject.title ?? ''} ${subject.text}`);
+          }),
+        )),
+      );
+    }
     const entries: Array<QueueEntry & { stored: StoredVerdict }> = [];
     held.forEach(({ hypothesisId, heldAt }, i) => {
       const stored = verdicts[i];
@@ -169,7 +189,16 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
       // Decided or re-assessed between the two reads: not held any more.
       if (state !== 'quarantined' && state !== 'blocked' && state !== 'conflict') return;
       const v = stored.verdict;
-      entries.push({ hypothesisId, heldAt, state, categories: v.categories, degraded: v.degraded, stored });
+      entries.push({
+        hypothesisId,
+        heldAt,
+        state,
+        categories: v.categories,
+        degraded: v.degraded,
+        confidence: v.confidence,
+        searchText: texts[i],
+        stored,
+      });
     });
     const page = pageQueue(entries, {
       filter: query.filter ?? {},

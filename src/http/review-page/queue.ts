@@ -45,11 +45,22 @@ export class QueueView {
   private newHeld = new Set<string>();
   private loading = false;
   private countsTimer: ReturnType<typeof setTimeout> | undefined;
+  private searchTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly handlers: QueueHandlers) {
     for (const id of ['f-state', 'f-category', 'f-degraded', 'f-age', 'f-order']) {
       byId<HTMLSelectElement>(id).addEventListener('change', () => void this.reload());
     }
+    // The search is read a moment after the last key, so typing a word costs one request.
+    byId<HTMLInputElement>('f-q').addEventListener('input', () => {
+      clearTimeout(this.searchTimer);
+      this.searchTimer = setTimeout(() => void this.reload(), 300);
+    });
+    byId('filters').addEventListener('submit', (event) => {
+      event.preventDefault();
+      clearTimeout(this.searchTimer);
+      void this.reload();
+    });
     byId('more').addEventListener('click', () => void this.more());
     byId('show-new').addEventListener('click', () => void this.reload(true));
     byId('queue-rows').addEventListener('click', (event) => {
@@ -68,7 +79,9 @@ export class QueueView {
     if (value('f-state')) query.set('state', value('f-state'));
     if (value('f-category')) query.set('category', value('f-category'));
     if (value('f-degraded')) query.set('degraded', value('f-degraded'));
-    if (value('f-order') === 'newest') query.set('order', 'newest');
+    const search = byId<HTMLInputElement>('f-q').value.trim();
+    if (search) query.set('q', search);
+    if (value('f-order') !== 'oldest') query.set('order', value('f-order'));
     const age = AGES[value('f-age')]?.(Date.now());
     if (age?.heldBefore !== undefined) query.set('heldBefore', new Date(age.heldBefore).toISOString());
     if (age?.heldAfter !== undefined) query.set('heldAfter', new Date(age.heldAfter).toISOString());
