@@ -114,6 +114,9 @@ kbd { font-family: ui-monospace, monospace; font-size: .8rem; border: 1px solid 
 .summary-line h2 { font-size: .95rem; }
 #queue-summary { font-size: .8rem; color: var(--muted); }
 .new-held { margin: .35rem 0 0; }
+.queue-actions { display: flex; flex-wrap: wrap; gap: .4rem; margin-top: .35rem; font-size: .8rem; }
+.queue-actions:empty { display: none; }
+.queue-actions button { padding: .1rem .5rem; }
 .new-held button { background: #fff4d6; border-color: #b07d00; }
 
 table.queue { width: 100%; border-collapse: collapse; table-layout: fixed; font-size: .85rem; }
@@ -272,6 +275,7 @@ export function renderReviewPage(nonce: string): string {
 <label for="f-order" class="visually-hidden">Order</label><select id="f-order" form="filters"><option value="oldest">Oldest first</option><option value="newest">Newest first</option><option value="most_confident">Most confident first</option><option value="least_confident">Least confident first</option></select>
 <button type="button" id="refresh">Refresh</button></div>
 <p id="new-held" class="new-held" hidden><button type="button" id="show-new"></button></p>
+<div id="queue-actions" class="queue-actions"><button type="button" id="reclassify" hidden>Re-classify degraded…</button></div>
 </div>
 <div id="queue-scroll" class="queue-scroll">
 <table id="queue" class="queue" aria-labelledby="queue-h">
@@ -350,6 +354,19 @@ export function renderReviewPage(nonce: string): string {
 <menu>
 <button type="submit" id="release-cancel" value="cancel">Cancel</button>
 <button type="submit" id="release-go" value="release" class="danger">Release to readers</button>
+</menu>
+</form>
+</dialog>
+
+<dialog id="reclassify-dialog" aria-labelledby="reclassify-h">
+<form method="dialog">
+<h2 id="reclassify-h">Classify the degraded verdicts again?</h2>
+<p id="reclassify-what"></p>
+<label for="reclassify-by">Your name</label>
+<input id="reclassify-by" name="by" required maxlength="100" autocomplete="name">
+<menu>
+<button type="submit" id="reclassify-cancel" value="cancel" formnovalidate>Cancel</button>
+<button type="submit" id="reclassify-go" value="go" class="primary">Re-classify</button>
 </menu>
 </form>
 </dialog>

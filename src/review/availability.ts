@@ -84,5 +84,10 @@ export function failFastWhenUnreachable(service: ReviewService, redis: Pick<Redi
     decide: guard((kind: Parameters<ReviewService['decide']>[0], input: Parameters<ReviewService['decide']>[1]) =>
       service.decide(kind, input),
     ),
+    decideMany: guard(
+      (kind: Parameters<ReviewService['decideMany']>[0], input: Parameters<ReviewService['decideMany']>[1]) =>
+        service.decideMany(kind, input),
+    ),
+    reclassify: guard((input: Parameters<ReviewService['reclassify']>[0]) => service.reclassify(input)),
   };
 }

@@ -41,7 +41,12 @@ import type {
   ReviewQueuePage,
   ReviewRevision,
 } from '../contracts/review-api.js';
+import type { Classifier } from '../classifier/classifier.js';
+import type { ReviewBulkDecideResult, ReviewReclassifyResult } from '../contracts/review-api.js';
 import type { DecisionStore } from '../store/decision-store.js';
+import type { ReassessmentStore } from '../store/reassessment-store.js';
+import { createReclassifier, type ReclassifyInput } from './reclassify.js';
+import { decideMany, type BulkDecideInput } from './bulk-decide.js';
 import type { ReviewStore } from '../store/review-store.js';
 import type { StoredVerdict, VerdictStore } from '../store/verdict-store.js';
 
@@ -92,6 +97,10 @@ export interface ReviewService {
   queue(query?: QueueQuery): Promise<ReviewQueuePage>;
   show(hypothesisId: string): Promise<ReviewItem>;
   decide(kind: DecisionKind, input: DecideInput): Promise<DecideResult>;
+  /** One decision on a selection (src/review/bulk-decide.ts). */
+  decideMany(kind: DecisionKind, input: BulkDecideInput): Promise<ReviewBulkDecideResult>;
+  /** The degraded held revisions classified again (src/review/reclassify.ts). */
+  reclassify(input: ReclassifyInput): Promise<ReviewReclassifyResult>;
 }
 
 export interface ReviewServiceDeps {
@@ -101,6 +110,9 @@ export interface ReviewServiceDeps {
   emitter: EventEmitter;
   metrics?: Metrics | undefined;
   now?: () => Date;
+  /** The classifier with the configured key, for `reclassify`. */
+  classifier: Classifier;
+  reassessments: ReassessmentStore;
 }
 
 /** The start of a text for a one-line preview: white space runs made one space, cut at a character boundary. */
@@ -280,7 +292,21 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
     return found.filter((r) => r !== undefined);
   }
 
-  return {
+  const reclassify = createReclassifier({
+    classifier: deps.classifier,
+    verdicts: deps.verdicts,
+    reassessments: deps.reassessments,
+    emitter: deps.emitter,
+    metrics: deps.metrics,
+    now,
+    queue,
+  });
+
+  const service: ReviewService = {
+    reclassify,
+
+    decideMany: (kind, input) => decideMany((k, one) => service.decide(k, one), kind, input),
+
     async list(limit = 200) {
       return (await queue({ limit })).items;
     },
@@ -367,6 +393,7 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
       return { decision: outcome.decision, auditEntryId: outcome.auditEntryId };
     },
   };
+  return service;
 
   /**
    * A revision in conflict: each text that waits is confirmed, one decision

@@ -9,7 +9,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createEventEmitter } from '../../src/events/emitter.js';
 import { createReviewService } from '../../src/review/review-service.js';
 import type { Verdict } from '../../src/safety/classification/verdict.js';
+import { pino } from 'pino';
+import { buildClassifier } from '../../src/runtime/builders.js';
 import { createDecisionStore } from '../../src/store/decision-store.js';
+import { createReassessmentStore } from '../../src/store/reassessment-store.js';
+import { testConfig } from '../support/config.js';
 import { createReviewStore } from '../../src/store/review-store.js';
 import { createVerdictStore, type VerdictStore } from '../../src/store/verdict-store.js';
 import { deleteKeys, testRedis } from '../support/redis.js';
@@ -73,6 +77,8 @@ describe('reading a long queue', () => {
       decisions: createDecisionStore(redis, prefix),
       reviews: createReviewStore(redis, prefix),
       emitter: createEventEmitter({ redis, stream: `${prefix}:events`, dedupeTtlSeconds: 60, maxLen: 0 }),
+      classifier: buildClassifier(testConfig(undefined), { logger: pino({ enabled: false }) }),
+      reassessments: createReassessmentStore(redis, prefix),
     });
     const page = await service.queue({ limit: 50 });
     expect(page.counts.all).toBe(1200);

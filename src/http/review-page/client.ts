@@ -11,6 +11,7 @@ import { startFeed, type FeedState } from './feed.js';
 import { exactTime } from './format.js';
 import { notice, renderItem } from './item.js';
 import { QueueView } from './queue.js';
+import { ReclassifyAction } from './reclassify.js';
 
 let shown: ReviewItem | undefined;
 let feed: { stop(): void } | undefined;
@@ -32,7 +33,13 @@ function run(task: () => Promise<void>): void {
   task().catch(report);
 }
 
-const queue = new QueueView({ open: (id) => run(() => openItem(id, true)) });
+const reclassify = new ReclassifyAction({ say, report, done: () => queue.reload(true) });
+
+const queue = new QueueView({
+  open: (id) => run(() => openItem(id, true)),
+  // Degraded whatever the other filters: the action is on every degraded held verdict.
+  counted: (counts) => reclassify.counted(counts.degraded.yes),
+});
 
 const decide = new DecideForm({
   say,

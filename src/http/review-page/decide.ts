@@ -8,8 +8,8 @@ import type { ReviewDecideResult, ReviewItem } from '../../contracts/review-api.
 import { api, itemPath } from './api.js';
 import { byId, el, untrusted } from './dom.js';
 import { categoriesView, confidenceText, exactTime } from './format.js';
+import { rememberReviewer, reviewerName } from './reviewer.js';
 
-const REVIEWER_KEY = 'cosci-review-reviewer';
 /** Characters of the text the release question shows. */
 const RELEASE_PREVIEW_CHARS = 600;
 
@@ -97,7 +97,7 @@ export class DecideForm {
       }
     }
     const reviewer = byId<HTMLInputElement>('reviewer');
-    if (held && !reviewer.value) reviewer.value = sessionStorage.getItem(REVIEWER_KEY) ?? '';
+    if (held && !reviewer.value) reviewer.value = reviewerName();
   }
 
   isOpenFor(id: string): boolean {
@@ -205,7 +205,7 @@ export class DecideForm {
       this.busy = false;
       form.removeAttribute('aria-busy');
     }
-    sessionStorage.setItem(REVIEWER_KEY, by);
+    rememberReviewer(by);
     byId<HTMLTextAreaElement>('note').value = '';
     // Decided: the form says so at once, so that nothing more is started on
     // this item while the next one loads; an action started then would be

@@ -33,6 +33,8 @@ interface Row {
 export interface QueueHandlers {
   /** A row asked to be opened (click, Enter). */
   open(id: string): void;
+  /** The counts were read again. */
+  counted?(counts: QueueCounts): void;
 }
 
 export class QueueView {
@@ -182,6 +184,7 @@ export class QueueView {
   }
 
   private renderCounts(counts: QueueCounts, page: ReviewQueuePage): void {
+    this.handlers.counted?.(counts);
     const label = (select: string, value: string, text: string, n?: number) => {
       const option = [...byId<HTMLSelectElement>(select).options].find((o) => o.value === value);
       if (option) option.textContent = n === undefined ? text : `${text} (${n})`;
