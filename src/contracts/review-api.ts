@@ -6,6 +6,7 @@
  * See docs/review.md.
  */
 import type { Verdict } from '../safety/classification/verdict.js';
+import type { Claim } from '../safety/review/claim.js';
 import type { Decision, ReviewState } from '../safety/review/decision.js';
 import type { QueueCounts, QueueOrder } from '../safety/review/queue.js';
 import type { ReviewVerification } from './results.js';
@@ -31,6 +32,8 @@ export interface ReviewQueueItem {
   preview: string;
   /** The start of the classifier's rationale, likewise. */
   rationale: string;
+  /** A reviewer on it, until `expiresAt` (docs/review.md#claims). */
+  claim?: Claim | undefined;
 }
 
 /** `GET /review/api/items`: one page of the held queue. */
@@ -130,6 +133,8 @@ export interface ReviewItem {
   revisions: ReviewRevision[];
   /** Other text published under a revision already used, oldest revision first. */
   conflicts: ReviewConflict[];
+  /** A reviewer on it, until `expiresAt`. */
+  claim?: Claim | undefined;
 }
 
 /**

@@ -7,8 +7,10 @@
  *   GET  /review/api/items[?...]         a page of the held queue: filters, order, cursor, limit
  *   GET  /review/api/items/:id           one hypothesis: text, verdict, state, evidence, history
  *   GET  /review/api/feed                changes to the queue as they happen (server-sent events)
- *   POST /review/api/items/:id/release   body {by, note, revision?}
- *   POST /review/api/items/:id/confirm   body {by, note, revision?}
+ *   POST /review/api/items/:id/release   body {by, note, revision?, confirm?}
+ *   POST /review/api/items/:id/confirm   body {by, note, revision?, confirm?}
+ *   POST /review/api/items/:id/claim     body {by, take?}: "I am on it", until the claim lapses
+ *   POST /review/api/items/:id/unclaim   body {by}
  *   POST /review/api/decide              body {decision, by, note, items: [{hypothesisId, revision}]}
  *   POST /review/api/reclassify          body {by, note?, limit?}: degraded held revisions classified again
  *
@@ -65,6 +67,7 @@ const STATUS_OF: Record<ReviewErrorCode, number> = {
   REVIEW_NOT_FOUND: 404,
   REVIEW_NOT_HELD: 409,
   REVIEW_ALREADY_DECIDED: 409,
+  REVIEW_CLAIMED: 409,
   REVISION_CONFLICT: 409,
   REVIEW_UNAVAILABLE: 503,
 };
@@ -96,7 +99,11 @@ const DecideBodySchema = z.strictObject({
   by: z.string(),
   note: z.string(),
   revision: z.number().int().nonnegative().optional(),
+  confirm: z.boolean().optional(),
 });
+
+/** The body of a claim: who, and whether to take it from another reviewer. */
+const ClaimBodySchema = z.strictObject({ by: z.string(), take: z.boolean().optional() });
 
 /** The body of a bulk decision; the service checks the content. */
 const BulkDecideBodySchema = z.strictObject({
@@ -276,6 +283,13 @@ export function createReviewHandler(endpoint: ReviewEndpoint): (req: IncomingMes
     if (segments.length === 2) {
       if (!isRead(req)) throw notAllowed('GET', 'HEAD');
       return [200, { item: await service.show(decodeId(segment)) }];
+    }
+    if (action === 'claim' || action === 'unclaim') {
+      if (req.method !== 'POST') throw notAllowed('POST');
+      const body = ClaimBodySchema.safeParse(await jsonBody(req));
+      if (!body.success) throw invalid(formatIssuesInline(body.error));
+      const id = decodeId(segment);
+      return [200, action === 'claim' ? await service.claim(id, body.data) : await service.unclaim(id, body.data)];
     }
     if (action !== 'release' && action !== 'confirm') throw noRoute();
     if (req.method !== 'POST') throw notAllowed('POST');

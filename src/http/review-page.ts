@@ -117,6 +117,9 @@ kbd { font-family: ui-monospace, monospace; font-size: .8rem; border: 1px solid 
 .queue-actions { display: flex; flex-wrap: wrap; gap: .4rem; margin-top: .35rem; font-size: .8rem; }
 .queue-actions:empty { display: none; }
 .queue-actions button { padding: .1rem .5rem; }
+.bulk { display: inline-flex; flex-wrap: wrap; gap: .3rem; align-items: center; }
+.bulk-list { max-height: 40vh; overflow: auto; padding-left: 1.4rem; font-size: .85rem; }
+.pick { flex: none; display: inline-block; width: auto; margin: .15rem .1rem 0 0; }
 .new-held button { background: #fff4d6; border-color: #b07d00; }
 
 table.queue { width: 100%; border-collapse: collapse; table-layout: fixed; font-size: .85rem; }
@@ -275,7 +278,7 @@ export function renderReviewPage(nonce: string): string {
 <label for="f-order" class="visually-hidden">Order</label><select id="f-order" form="filters"><option value="oldest">Oldest first</option><option value="newest">Newest first</option><option value="most_confident">Most confident first</option><option value="least_confident">Least confident first</option></select>
 <button type="button" id="refresh">Refresh</button></div>
 <p id="new-held" class="new-held" hidden><button type="button" id="show-new"></button></p>
-<div id="queue-actions" class="queue-actions"><button type="button" id="reclassify" hidden>Re-classify degraded…</button></div>
+<div id="queue-actions" class="queue-actions"><button type="button" id="select-all">Select all shown</button><span id="bulk" class="bulk" hidden><span id="bulk-count"></span> <button type="button" id="bulk-release" class="danger">Release selected…</button> <button type="button" id="bulk-confirm">Confirm selected…</button> <button type="button" id="bulk-clear">Clear selection</button></span><button type="button" id="reclassify" hidden>Re-classify degraded…</button></div>
 </div>
 <div id="queue-scroll" class="queue-scroll">
 <table id="queue" class="queue" aria-labelledby="queue-h">
@@ -354,6 +357,24 @@ export function renderReviewPage(nonce: string): string {
 <menu>
 <button type="submit" id="release-cancel" value="cancel">Cancel</button>
 <button type="submit" id="release-go" value="release" class="danger">Release to readers</button>
+</menu>
+</form>
+</dialog>
+
+<dialog id="bulk-dialog" aria-labelledby="bulk-h">
+<form method="dialog">
+<h2 id="bulk-h">Decide the selection?</h2>
+<p id="bulk-what"></p>
+<ol id="bulk-list" class="bulk-list"></ol>
+<div class="decide-row">
+<div><label for="bulk-by">Your name</label>
+<input id="bulk-by" name="by" required maxlength="100" autocomplete="name"></div>
+<div><label for="bulk-note">Why (a note for the audit trail)</label>
+<textarea id="bulk-note" name="note" required maxlength="2000" rows="2"></textarea></div>
+</div>
+<menu>
+<button type="submit" id="bulk-cancel" value="cancel" formnovalidate>Cancel</button>
+<button type="submit" id="bulk-go" value="go" class="danger">Decide</button>
 </menu>
 </form>
 </dialog>

@@ -14,6 +14,7 @@ import { failFastWhenUnreachable } from '../review/availability.js';
 import { createReviewService, type ReviewService } from '../review/review-service.js';
 import { createDecisionStore } from '../store/decision-store.js';
 import { createReassessmentStore } from '../store/reassessment-store.js';
+import { createClaimStore } from '../store/claim-store.js';
 import { createReviewStore } from '../store/review-store.js';
 import { createVerdictStore } from '../store/verdict-store.js';
 import type { Config } from '../config/schema.js';
@@ -225,6 +226,8 @@ export function buildReviewService(config: Config, redis: Redis, metrics?: Metri
       ...(metrics ? { metrics } : {}),
     }),
     reassessments: createReassessmentStore(redis, prefix),
+    claims: createClaimStore(redis, prefix),
+    claimTtlMs: config.review.claim_ttl_seconds * 1000,
     verdicts: createVerdictStore(redis, prefix),
     decisions: createDecisionStore(redis, prefix),
     reviews: createReviewStore(redis, prefix),

@@ -13,6 +13,7 @@ import { pino } from 'pino';
 import { buildClassifier } from '../../src/runtime/builders.js';
 import { createDecisionStore } from '../../src/store/decision-store.js';
 import { createReassessmentStore } from '../../src/store/reassessment-store.js';
+import { createClaimStore } from '../../src/store/claim-store.js';
 import { testConfig } from '../support/config.js';
 import { createReviewStore } from '../../src/store/review-store.js';
 import { createVerdictStore, type VerdictStore } from '../../src/store/verdict-store.js';
@@ -79,6 +80,8 @@ describe('reading a long queue', () => {
       emitter: createEventEmitter({ redis, stream: `${prefix}:events`, dedupeTtlSeconds: 60, maxLen: 0 }),
       classifier: buildClassifier(testConfig(undefined), { logger: pino({ enabled: false }) }),
       reassessments: createReassessmentStore(redis, prefix),
+      claims: createClaimStore(redis, prefix),
+      claimTtlMs: 60_000,
     });
     const page = await service.queue({ limit: 50 });
     expect(page.counts.all).toBe(1200);

@@ -35,6 +35,7 @@ export async function runQuarantine(args: string[], ctx: CliContext): Promise<nu
     note: { type: 'string' },
     revision: { type: 'string' },
     degraded: { type: 'boolean', default: false },
+    'override-claim': { type: 'boolean', default: false },
   });
   const [id] =
     sub === 'list' || sub === 'reclassify'
@@ -116,6 +117,7 @@ export async function runQuarantine(args: string[], ctx: CliContext): Promise<nu
       by: values.by!,
       note: values.note!,
       ...(revision === undefined ? {} : { revision }),
+      ...(values['override-claim'] ? { confirm: true } : {}),
     });
     ctx.stdout.write(JSON.stringify(result) + '\n');
     return EXIT.ok;

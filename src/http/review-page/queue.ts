@@ -35,6 +35,8 @@ export interface QueueHandlers {
   open(id: string): void;
   /** The counts were read again. */
   counted?(counts: QueueCounts): void;
+  /** The selection changed (a row ticked, a row decided, the queue read again). */
+  selected?(items: ReviewQueueItem[]): void;
 }
 
 export class QueueView {
@@ -48,6 +50,8 @@ export class QueueView {
   private loading = false;
   private countsTimer: ReturnType<typeof setTimeout> | undefined;
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Rows ticked for a decision on the selection. */
+  private picked = new Set<string>();
 
   constructor(private readonly handlers: QueueHandlers) {
     for (const id of ['f-state', 'f-category', 'f-degraded', 'f-age', 'f-order']) {
@@ -68,8 +72,8 @@ export class QueueView {
     byId('queue-rows').addEventListener('click', (event) => {
       const tr = (event.target as Element).closest('tr');
       const id = tr?.dataset.id;
-      // The title's button opens by itself; a click elsewhere on the row does the same.
-      if (id !== undefined && !(event.target as Element).closest('button')) this.handlers.open(id);
+      // The title's button opens by itself, the tick box ticks; a click elsewhere on the row opens.
+      if (id !== undefined && !(event.target as Element).closest('button, input, label')) this.handlers.open(id);
     });
   }
 
@@ -91,6 +95,8 @@ export class QueueView {
     const page = await this.fetch(query);
     this.rows.clear();
     this.order = [];
+    this.picked.clear();
+    this.notifySelection();
     this.clearNews();
     byId('queue-rows').replaceChildren();
     this.append(page);
@@ -141,6 +147,14 @@ export class QueueView {
     const now = Date.now();
 
     const main = el('td', null, 'c-main');
+    const pick = el('input', null, 'pick');
+    pick.type = 'checkbox';
+    pick.setAttribute('aria-label', `Select ${item.title ?? item.hypothesisId}`);
+    pick.addEventListener('change', () => {
+      if (pick.checked) this.picked.add(item.hypothesisId);
+      else this.picked.delete(item.hypothesisId);
+      this.notifySelection();
+    });
     const open = el('button', null, 'open');
     open.type = 'button';
     open.append(untrusted('span', item.title ?? item.hypothesisId, 'title'));
@@ -150,7 +164,7 @@ export class QueueView {
     if (item.title !== undefined) meta.append(untrusted('span', item.hypothesisId, 'rid'), el('span', ' · '));
     meta.append(el('span', `r${item.revision}`));
     meta.title = `${item.hypothesisId}, revision ${item.revision}`;
-    head.append(open, meta);
+    head.append(pick, open, meta);
     const preview = untrusted('span', item.preview || '(no text kept)', 'preview line');
     const why = el('span', null, 'why line');
     if (item.state === 'conflict') {
@@ -255,6 +269,26 @@ export class QueueView {
     }, 400);
   }
 
+  /** The rows ticked, in the queue's order. */
+  selection(): ReviewQueueItem[] {
+    return this.order.filter((id) => this.picked.has(id)).map((id) => this.rows.get(id)!.item);
+  }
+
+  /** Ticks every row shown that waits for a decision, or none. */
+  selectAll(on: boolean): void {
+    for (const [id, row] of this.rows) {
+      const box = row.tr.querySelector<HTMLInputElement>('input.pick')!;
+      box.checked = on && !row.decided;
+      if (box.checked) this.picked.add(id);
+      else this.picked.delete(id);
+    }
+    this.notifySelection();
+  }
+
+  private notifySelection(): void {
+    this.handlers.selected?.(this.selection());
+  }
+
   /** Rows in order; the decided ones stay, marked, until the queue is read again. */
   ids(): string[] {
     return this.order;
@@ -312,6 +346,10 @@ export class QueueView {
     if (!row || row.decided) return;
     row.decided = true;
     row.tr.classList.add('decided');
+    const box = row.tr.querySelector<HTMLInputElement>('input.pick')!;
+    box.checked = false;
+    box.disabled = true;
+    if (this.picked.delete(id)) this.notifySelection();
     const cell = row.tr.querySelector('.c-verdict')!;
     const who = el('span', null, 'small');
     who.append(
