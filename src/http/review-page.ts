@@ -119,6 +119,10 @@ kbd { font-family: ui-monospace, monospace; font-size: .8rem; border: 1px solid 
 .queue-actions button { padding: .1rem .5rem; }
 .bulk { display: inline-flex; flex-wrap: wrap; gap: .3rem; align-items: center; }
 .bulk-list { max-height: 40vh; overflow: auto; padding-left: 1.4rem; font-size: .85rem; }
+.claim-row { font-size: .85rem; display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: 0 0 .4rem; }
+.claim-row button { padding: .1rem .5rem; }
+.claimed { color: #5c3d00; }
+.pick-label { flex: none; display: inline-flex; align-items: center; cursor: pointer; }
 .pick { flex: none; display: inline-block; width: auto; margin: .15rem .1rem 0 0; }
 .new-held button { background: #fff4d6; border-color: #b07d00; }
 
@@ -311,6 +315,7 @@ export function renderReviewPage(nonce: string): string {
 <p id="rationale" class="rationale"></p>
 <form id="decide-form" class="decide" aria-labelledby="decide-h">
 <h3 id="decide-h">Decision</h3>
+<p class="claim-row"><span id="claim-line"></span> <button type="button" id="claim">Claim</button></p>
 <p id="decide-closed" hidden></p>
 <div id="decide-fields">
 <div class="decide-row">
@@ -367,9 +372,9 @@ export function renderReviewPage(nonce: string): string {
 <p id="bulk-what"></p>
 <ol id="bulk-list" class="bulk-list"></ol>
 <div class="decide-row">
-<div><label for="bulk-by">Your name</label>
+<div><label for="bulk-by">Decided by</label>
 <input id="bulk-by" name="by" required maxlength="100" autocomplete="name"></div>
-<div><label for="bulk-note">Why (a note for the audit trail)</label>
+<div><label for="bulk-note">Note for each audit entry</label>
 <textarea id="bulk-note" name="note" required maxlength="2000" rows="2"></textarea></div>
 </div>
 <menu>
@@ -379,11 +384,23 @@ export function renderReviewPage(nonce: string): string {
 </form>
 </dialog>
 
+<dialog id="claimed-dialog" aria-labelledby="claimed-h">
+<form method="dialog">
+<h2 id="claimed-h">Another reviewer is on it</h2>
+<p id="claimed-what"></p>
+<p>Decide anyway? They will see it decided.</p>
+<menu>
+<button type="submit" id="claimed-cancel" value="cancel">Cancel</button>
+<button type="submit" id="claimed-go" value="go" class="danger">Decide anyway</button>
+</menu>
+</form>
+</dialog>
+
 <dialog id="reclassify-dialog" aria-labelledby="reclassify-h">
 <form method="dialog">
 <h2 id="reclassify-h">Classify the degraded verdicts again?</h2>
 <p id="reclassify-what"></p>
-<label for="reclassify-by">Your name</label>
+<label for="reclassify-by">Asked by (for each audit entry)</label>
 <input id="reclassify-by" name="by" required maxlength="100" autocomplete="name">
 <menu>
 <button type="submit" id="reclassify-cancel" value="cancel" formnovalidate>Cancel</button>

@@ -8,28 +8,25 @@
  * automated accessibility check. The screenshots in docs/images/ are written
  * here.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildReviewService } from '../../src/runtime/builders.js';
 import type { ReviewService } from '../../src/review/review-service.js';
 import { createReviewStore } from '../../src/store/review-store.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
+import { axe, chromiumMissing, launchChromium, watchProblems, WIDE } from '../support/browser.js';
 import { testConfig } from '../support/config.js';
 import { startPageServer, type PageServer } from '../support/page-server.js';
 import { startHarness, type Harness } from '../support/pipeline.js';
 import { baseUrl, classify, REVIEW_TOKEN } from '../support/review-http.js';
 import { heldSpecs, holdAll, queueHandler, type HeldSpec } from '../support/review-queue.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (.ci/run installs it)`;
+const missing = chromiumMissing;
 if (missing) console.warn(`skipping the review page browser tests: ${missing}`);
 
 const IMAGES = fileURLToPath(new URL('../../docs/images/', import.meta.url));
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const WIDE = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const RISKY = 'Risky @@dual_use_bio@0.9@@';
 /** expect.poll with room for a loaded machine (its default gives up after a second). */
@@ -78,21 +75,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     });
     await h.waitForJob('review.recorded', 'review.p-000-review.r1');
     mkdirSync(IMAGES, { recursive: true });
-    // launch() gives the browser a fresh profile in a temporary directory of its own, removed on close.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-quic',
-        '--font-render-hinting=none',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((c) => c.close()));
@@ -109,16 +92,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     const context = await browser.newContext({ viewport, ...options });
     contexts.push(context);
     const page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    page.on('console', (msg) => {
-      // Chromium logs every 4xx answer to fetch; the refusals some tests provoke are expected.
-      if (
-        msg.type() === 'error' &&
-        !/^Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())
-      ) {
-        problems.push(`console: ${msg.text()}`);
-      }
-    });
+    watchProblems(page, problems);
     const response = await page.goto(`${base}/review`);
     expect(response?.status()).toBe(200);
     expect(page.url()).toBe(`${base}/review/`);
@@ -152,16 +126,6 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     await poll(() => item.count()).toBe(1);
     await item.locator('.open').click();
     return page;
-  }
-
-  async function axe(page: Page): Promise<string[]> {
-    await page.addScriptTag({ content: AXE });
-    const result = await page.evaluate<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }>(
-      'axe.run(document, { resultTypes: ["violations"] })',
-    );
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.impact} ${v.id} (${v.nodes.length})`);
   }
 
   it('works a queue of 300: filters, pages, opens beside the queue, releases with a confirmation, confirms from the keyboard', async () => {

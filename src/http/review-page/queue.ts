@@ -149,7 +149,13 @@ export class QueueView {
     const main = el('td', null, 'c-main');
     const pick = el('input', null, 'pick');
     pick.type = 'checkbox';
-    pick.setAttribute('aria-label', `Select ${item.title ?? item.hypothesisId}`);
+    // A label element of its own, as every field has: its text for screen readers only.
+    const pickLabel = el('label', null, 'pick-label');
+    pickLabel.append(
+      pick,
+      el('span', 'Select ', 'visually-hidden'),
+      untrusted('span', item.title ?? item.hypothesisId, 'visually-hidden'),
+    );
     pick.addEventListener('change', () => {
       if (pick.checked) this.picked.add(item.hypothesisId);
       else this.picked.delete(item.hypothesisId);
@@ -164,7 +170,7 @@ export class QueueView {
     if (item.title !== undefined) meta.append(untrusted('span', item.hypothesisId, 'rid'), el('span', ' · '));
     meta.append(el('span', `r${item.revision}`));
     meta.title = `${item.hypothesisId}, revision ${item.revision}`;
-    head.append(pick, open, meta);
+    head.append(pickLabel, open, meta);
     const preview = untrusted('span', item.preview || '(no text kept)', 'preview line');
     const why = el('span', null, 'why line');
     if (item.state === 'conflict') {
@@ -177,6 +183,12 @@ export class QueueView {
     const verdict = el('td', null, 'c-verdict');
     verdict.append(el('span', stateText(item.state), `badge s-${item.state}`));
     if (item.refusal) verdict.append(el('span', 'model refused', 'small'));
+    if (item.claim && Date.parse(item.claim.expiresAt) > now) {
+      const who = el('span', null, 'small claimed');
+      who.title = `Claimed until ${exactTime(item.claim.expiresAt)}`;
+      who.append(el('span', 'on it: '), untrusted('span', item.claim.by));
+      verdict.append(who);
+    }
 
     const cats = el('td', null, 'c-cats');
     const view = categoriesView(item);
