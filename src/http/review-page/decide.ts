@@ -256,13 +256,14 @@ export class DecideForm {
       if (err instanceof ApiError && err.code === 'REVIEW_CLAIMED' && !overClaim) {
         // Another reviewer is on it: deciding over them is asked, not done.
         this.overClaim = verb;
-        byId('claimed-what').textContent = `${err.message.replace(/; send confirm: true.*$/, '')}.`;
+        const who = err.message.replace(/; send confirm: true.*$/, '');
+        byId('claimed-what').textContent = `${who}.`;
         byId('claimed-go').textContent = verb === 'release' ? 'Release anyway' : 'Confirm anyway';
         const dialog = byId<HTMLDialogElement>('claimed-dialog');
         dialog.returnValue = '';
         dialog.showModal();
         byId('claimed-cancel').focus();
-        this.handlers.say(`Not decided: ${err.message}`);
+        this.handlers.say(`Not decided yet: ${who}.`);
         return;
       }
       await this.handlers.refused(item, err);
