@@ -370,6 +370,7 @@ export function renderReviewPage(nonce: string): string {
 <form method="dialog">
 <h2 id="bulk-h">Decide the selection?</h2>
 <p id="bulk-what"></p>
+<p id="bulk-claims" class="item-notice" hidden></p>
 <ol id="bulk-list" class="bulk-list"></ol>
 <div class="decide-row">
 <div><label for="bulk-by">Decided by</label>

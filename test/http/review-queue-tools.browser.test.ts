@@ -102,6 +102,8 @@ describe.skipIf(missing !== undefined)('the review queue tools in Chromium', () 
   });
 
   it('releases a selection after a confirmation that lists each item it releases', async () => {
+    // Another reviewer is on one of them: the question says so, and answering it decides over the claim.
+    await review.claim('t-001', { by: 'Dr Other' });
     const page = await open({ bypassCSP: true });
     await poll(() => rows(page).count()).toBeGreaterThan(30);
     const chosen = ['t-000', 't-001', 't-002'];
@@ -117,6 +119,11 @@ describe.skipIf(missing !== undefined)('the review queue tools in Chromium', () 
       expect(listed[i]).toContain(id);
       expect(listed[i]).toContain('revision 1');
     });
+    expect(listed[1]).toContain('on it: Dr Other');
+    expect(listed[0]).not.toContain('on it');
+    expect(await page.locator('#bulk-claims').textContent()).toBe(
+      '1 of these is claimed by another reviewer (marked below): deciding decides over the claim.',
+    );
     await page.getByLabel('Decided by').fill('Dr Ada');
     await page.getByLabel('Note for each audit entry').fill('controls, checked with the lab');
     await page.screenshot({ path: `${IMAGES}review-bulk.png` });

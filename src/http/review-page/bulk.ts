@@ -25,6 +25,8 @@ export class BulkDecide {
   /** The items the open question lists: the only ones its answer decides. */
   private asked: ReviewQueueItem[] = [];
   private busy = false;
+  /** The question named claims of other reviewers: its answer decides over them. */
+  private overClaims = false;
 
   constructor(private readonly handlers: BulkHandlers) {
     byId('bulk-release').addEventListener('click', () => this.ask('release'));
@@ -61,6 +63,19 @@ export class BulkDecide {
       verb === 'release'
         ? 'Each of these will be shown to readers: one decision each, final for its revision, in the audit trail under your name.'
         : 'Each of these stays withheld: one decision each, final for its revision, in the audit trail under your name.';
+    const me = reviewerName().trim().toLowerCase();
+    const claimedByOther = (item: ReviewQueueItem) =>
+      item.claim !== undefined &&
+      Date.parse(item.claim.expiresAt) > Date.now() &&
+      item.claim.by.trim().toLowerCase() !== me;
+    // The question names each claim it decides over: answering it is the confirmation a claim asks for.
+    const claimed = items.filter(claimedByOther);
+    this.overClaims = claimed.length > 0;
+    byId('bulk-claims').hidden = claimed.length === 0;
+    byId('bulk-claims').textContent =
+      claimed.length === 0
+        ? ''
+        : `${plural(claimed.length, 'of these is', 'of these are')} claimed by another reviewer (marked below): deciding decides over the claim.`;
     byId('bulk-list').replaceChildren(
       ...items.map((item) => {
         const li = el('li');
@@ -75,6 +90,8 @@ export class BulkDecide {
               (view.unclassified ? '' : ` · confidence ${confidenceText(item.confidence)}`),
           ),
         );
+        if (claimedByOther(item))
+          li.append(el('span', ' · on it: ', 'claimed'), untrusted('span', item.claim!.by, 'claimed'));
         return li;
       }),
     );
@@ -97,6 +114,7 @@ export class BulkDecide {
         by,
         note,
         items: items.map((i) => ({ hypothesisId: i.hypothesisId, revision: i.revision })),
+        ...(this.overClaims ? { confirm: true } : {}),
       });
       byId<HTMLTextAreaElement>('bulk-note').value = '';
       this.handlers.decided(result, this.verb);
