@@ -10,13 +10,13 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildReviewService } from '../../src/runtime/builders.js';
 import type { ReviewService } from '../../src/review/review-service.js';
 import { createReviewStore } from '../../src/store/review-store.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
-import { axe, chromiumMissing, launchChromium, watchProblems, WIDE } from '../support/browser.js';
+import { axe, chromiumMissing, launchChromium, pageTracker, WIDE } from '../support/browser.js';
 import { testConfig } from '../support/config.js';
 import { startPageServer, type PageServer } from '../support/page-server.js';
 import { startHarness, type Harness } from '../support/pipeline.js';
@@ -40,9 +40,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
   let review: ReviewService;
   let browser: Browser;
   let specs: HeldSpec[];
-  const contexts: BrowserContext[] = [];
-  /** Uncaught errors and console errors (a CSP violation is one) of every page opened. */
-  const problems: string[] = [];
+  const opened = pageTracker(() => browser);
 
   beforeAll(async () => {
     fake = await startFakeAnthropic(queueHandler);
@@ -78,8 +76,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     browser = await launchChromium();
   }, 120_000);
   afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-    expect(problems.splice(0)).toEqual([]);
+    expect(await opened.closeAll()).toEqual([]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -89,10 +86,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
   });
 
   async function open(viewport = WIDE, options: { bypassCSP?: boolean } = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport, ...options });
-    contexts.push(context);
-    const page = await context.newPage();
-    watchProblems(page, problems);
+    const page = await opened.newPage({ viewport, ...options });
     const response = await page.goto(`${base}/review`);
     expect(response?.status()).toBe(200);
     expect(page.url()).toBe(`${base}/review/`);

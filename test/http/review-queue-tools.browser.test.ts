@@ -10,12 +10,12 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildReviewService } from '../../src/runtime/builders.js';
 import type { ReviewService } from '../../src/review/review-service.js';
 import { markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
-import { axe, chromiumMissing, launchChromium, watchProblems, WIDE } from '../support/browser.js';
+import { axe, chromiumMissing, launchChromium, pageTracker, WIDE } from '../support/browser.js';
 import { testConfig } from '../support/config.js';
 import { startHarness, type Harness } from '../support/pipeline.js';
 import { baseUrl, REVIEW_TOKEN } from '../support/review-http.js';
@@ -35,8 +35,7 @@ describe.skipIf(missing !== undefined)('the review queue tools in Chromium', () 
   let review: ReviewService;
   let browser: Browser;
   let specs: HeldSpec[];
-  const contexts: BrowserContext[] = [];
-  const problems: string[] = [];
+  const opened = pageTracker(() => browser);
 
   beforeAll(async () => {
     fake = await startFakeAnthropic(queueHandler);
@@ -49,8 +48,7 @@ describe.skipIf(missing !== undefined)('the review queue tools in Chromium', () 
     browser = await launchChromium();
   }, 120_000);
   afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-    expect(problems.splice(0)).toEqual([]);
+    expect(await opened.closeAll()).toEqual([]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -59,10 +57,7 @@ describe.skipIf(missing !== undefined)('the review queue tools in Chromium', () 
   });
 
   async function open(options: { bypassCSP?: boolean } = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: WIDE, ...options });
-    contexts.push(context);
-    const page = await context.newPage();
-    watchProblems(page, problems);
+    const page = await opened.newPage({ viewport: WIDE, ...options });
     expect((await page.goto(`${base}/review/`))?.status()).toBe(200);
     await page.getByLabel('Review token').fill(REVIEW_TOKEN);
     await page.getByLabel('Review token').press('Enter');
@@ -87,13 +82,16 @@ describe.skipIf(missing !== undefined)('the review queue tools in Chromium', () 
     expect(await page.locator('#queue-summary').textContent()).toContain(
       `Showing ${expected.length} of ${expected.length} matching`,
     );
-    await page.locator('#f-order').selectOption('least_confident');
-    await poll(() => page.locator('#queue-rows > tr .c-conf').first().textContent()).not.toBe('');
-    const shown = await page
-      .locator('#queue-rows > tr')
-      .evaluateAll((trs) => trs.map((tr) => (tr as unknown as { dataset: { id?: string } }).dataset.id));
     const items = await review.queue({ filter: { text: word }, order: 'least_confident', limit: 100 });
-    expect(shown).toEqual(items.items.map((i) => i.hypothesisId));
+    const leastFirst = items.items.map((i) => i.hypothesisId);
+    expect(leastFirst).not.toEqual([...leastFirst].sort());
+    await page.locator('#f-order').selectOption('least_confident');
+    // The rows come in the new order once the page has read it.
+    await poll(() => rowIds(page)).toEqual(leastFirst);
+    // Re-classify is on every degraded verdict, whatever the search shows: its number is the whole queue's.
+    await poll(() => page.locator('#reclassify').textContent()).toBe(
+      `Re-classify ${specs.filter((s) => s.degraded).length} degraded…`,
+    );
     await page.screenshot({ path: `${IMAGES}review-search.png` });
     expect(await axe(page)).toEqual([]);
     // An id finds its item.

@@ -1,7 +1,7 @@
 /** Debian's Chromium driven by playwright-core, for the review page's browser tests, and axe-core's check. */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 /** Why the browser tests are skipped here, if they are. */
@@ -41,6 +41,29 @@ export async function axe(page: Page): Promise<string[]> {
 
 /** The wide window the screenshots are taken in. */
 export const WIDE = { width: 1280, height: 800 };
+
+/**
+ * The pages a test file opens, each in a context of its own, and what went
+ * wrong on them: `closeAll` (after each test) closes them and hands back the
+ * problems, which a test expects to be none.
+ */
+export function pageTracker(browser: () => Browser) {
+  const contexts: BrowserContext[] = [];
+  const problems: string[] = [];
+  return {
+    async newPage(options: BrowserContextOptions): Promise<Page> {
+      const context = await browser().newContext(options);
+      contexts.push(context);
+      const page = await context.newPage();
+      watchProblems(page, problems);
+      return page;
+    },
+    async closeAll(): Promise<string[]> {
+      await Promise.all(contexts.splice(0).map((c) => c.close()));
+      return problems.splice(0);
+    },
+  };
+}
 
 /** Collects a page's uncaught errors and console errors (a CSP violation is one) into `problems`. */
 export function watchProblems(page: Page, problems: string[]): void {

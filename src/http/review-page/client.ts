@@ -55,8 +55,7 @@ const bulk: BulkDecide = new BulkDecide({
 
 const queue = new QueueView({
   open: (id) => run(() => openItem(id, true)),
-  // Degraded whatever the other filters: the action is on every degraded held verdict.
-  counted: (counts) => reclassify.counted(counts.degraded.yes),
+  counted: (counts, filtered) => reclassify.counted(counts.degraded.yes, filtered),
   selected: (items) => bulk.selected(items),
 });
 

@@ -33,8 +33,8 @@ interface Row {
 export interface QueueHandlers {
   /** A row asked to be opened (click, Enter). */
   open(id: string): void;
-  /** The counts were read again. */
-  counted?(counts: QueueCounts): void;
+  /** The counts were read again; `filtered`: with filters (other than the order), which the counts keep. */
+  counted?(counts: QueueCounts, filtered: boolean): void;
   /** The selection changed (a row ticked, a row decided, the queue read again). */
   selected?(items: ReviewQueueItem[]): void;
 }
@@ -210,7 +210,8 @@ export class QueueView {
   }
 
   private renderCounts(counts: QueueCounts, page: ReviewQueuePage): void {
-    this.handlers.counted?.(counts);
+    const filtered = [...this.query.keys()].some((k) => k !== 'limit' && k !== 'order' && k !== 'cursor');
+    this.handlers.counted?.(counts, filtered);
     const label = (select: string, value: string, text: string, n?: number) => {
       const option = [...byId<HTMLSelectElement>(select).options].find((o) => o.value === value);
       if (option) option.textContent = n === undefined ? text : `${text} (${n})`;

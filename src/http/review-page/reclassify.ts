@@ -4,7 +4,7 @@
  * It asks first, naming how many and what becomes of them, and who asks (the
  * name goes into each audit entry).
  */
-import type { ReviewReclassifyResult } from '../../contracts/review-api.js';
+import type { ReviewQueuePage, ReviewReclassifyResult } from '../../contracts/review-api.js';
 import { api } from './api.js';
 import { byId } from './dom.js';
 import { plural } from './format.js';
@@ -40,8 +40,21 @@ export class ReclassifyAction {
     });
   }
 
-  /** The queue's degraded count: the button shows only when there is one. */
-  counted(degraded: number): void {
+  /**
+   * The queue's degraded count: the button shows only when there is one.
+   * The action is on every degraded held verdict, and the counts keep the
+   * other filters (a search, a state): with filters, the whole number is
+   * read on its own.
+   */
+  counted(degraded: number, filtered: boolean): void {
+    if (!filtered) return this.show(degraded);
+    api<ReviewQueuePage>('GET', 'api/items?degraded=true&limit=1').then(
+      (page) => this.show(page.counts.matching),
+      () => undefined,
+    );
+  }
+
+  private show(degraded: number): void {
     this.degraded = degraded;
     const button = byId<HTMLButtonElement>('reclassify');
     button.hidden = degraded === 0;
