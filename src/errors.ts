@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'REVIEW_NOT_FOUND'
   | 'REVIEW_NOT_HELD'
   | 'REVIEW_ALREADY_DECIDED'
+  | 'REVIEW_CLAIMED'
   | 'REVIEW_UNAVAILABLE'
   | 'EVENT_INVALID'
   | 'EVENT_HANDLER_FAILED'
@@ -95,6 +96,7 @@ export type ReviewErrorCode =
   | 'REVIEW_NOT_FOUND'
   | 'REVIEW_NOT_HELD'
   | 'REVIEW_ALREADY_DECIDED'
+  | 'REVIEW_CLAIMED'
   | 'REVIEW_UNAVAILABLE'
   | 'REVISION_CONFLICT';
 
@@ -103,6 +105,7 @@ export type ReviewErrorCode =
  * naming the field), no such hypothesis or revision (`REVIEW_NOT_FOUND`), a
  * revision that is not held (`REVIEW_NOT_HELD`), one a person has already
  * decided (`REVIEW_ALREADY_DECIDED`: a decision is final for its revision),
+ * one another reviewer has claimed, without `confirm` (`REVIEW_CLAIMED`),
  * a release of a revision in conflict (`REVISION_CONFLICT`: its other text
  * was never classified), or Redis out of reach (`REVIEW_UNAVAILABLE`: try
  * again later).

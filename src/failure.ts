@@ -59,6 +59,7 @@ const BY_CODE: Record<ErrorCode, FailureOutcome> = {
   REVIEW_NOT_FOUND: 'unrecoverable',
   REVIEW_NOT_HELD: 'unrecoverable',
   REVIEW_ALREADY_DECIDED: 'unrecoverable',
+  REVIEW_CLAIMED: 'unrecoverable',
   // The event consumer's (src/events/consumer.ts), which reports them and goes on.
   EVENT_INVALID: 'unrecoverable',
   EVENT_HANDLER_FAILED: 'unrecoverable',

@@ -61,6 +61,7 @@ const BY_CODE: Record<ErrorCode, ExitCode> = {
   REVIEW_NOT_FOUND: EXIT.refused,
   REVIEW_NOT_HELD: EXIT.refused,
   REVIEW_ALREADY_DECIDED: EXIT.refused,
+  REVIEW_CLAIMED: EXIT.refused,
   QUOTING_BAD_ID: EXIT.refused,
   QUOTING_BAD_KEY: EXIT.refused,
   QUOTING_BAD_INPUT: EXIT.refused,

@@ -49,8 +49,9 @@ cosci-safety submit report [--config FILE] [--file PAYLOAD.json] [--wait] [--tim
 
 export const QUARANTINE_USAGE = `cosci-safety quarantine list [--config FILE] [--limit N] [--json]
 cosci-safety quarantine show ID [--config FILE]
-cosci-safety quarantine release ID --by NAME --note TEXT [--revision N] [--config FILE]
-cosci-safety quarantine confirm ID --by NAME --note TEXT [--revision N] [--config FILE]
+cosci-safety quarantine release ID --by NAME --note TEXT [--revision N] [--override-claim] [--config FILE]
+cosci-safety quarantine confirm ID --by NAME --note TEXT [--revision N] [--override-claim] [--config FILE]
+cosci-safety quarantine reclassify --degraded --by NAME [--note TEXT] [--limit N] [--json] [--config FILE]
   Lists the held (quarantined, blocked, or in conflict: other text published
   under a revision already judged) hypotheses, shows one as JSON (text,
   verdict, evidence status, conflicts, audit history), or records a person's
@@ -58,7 +59,13 @@ cosci-safety quarantine confirm ID --by NAME --note TEXT [--revision N] [--confi
   blocked (a revision in conflict can only be confirmed). A decision is final
   for the revision, emits hypothesis_released or hypothesis_confirmed, and is
   appended to the audit stream. With --revision, the decision is refused if a
-  newer revision has arrived since.`;
+  newer revision has arrived since; one another reviewer has claimed on the
+  review page is refused (REVIEW_CLAIMED) unless --override-claim is given.
+  reclassify --degraded classifies the
+  degraded held verdicts again with the configured key (at most --limit,
+  200 at most): each clean new verdict replaces the degraded one with its own
+  audit entry and events, and one that does not hold it lets it out of the
+  queue; a second run finds nothing left to do.`;
 
 export const QUOTE_USAGE = `cosci-safety quote --id ID [--hypothesis] [--datamark]
   Reads untrusted text on stdin and prints it wrapped in boundary tags.

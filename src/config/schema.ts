@@ -351,6 +351,13 @@ export const ReviewConfigSchema = z
      * Unset, they are off. Prefer the COSCI_REVIEW_TOKEN environment variable.
      */
     api_token: z.string().min(16, 'use a token of at least 16 characters').optional(),
+    /**
+     * How long a reviewer's claim on an item holds (docs/review.md#claims):
+     * long enough to read an item and its evidence, short enough that one
+     * who leaves holds nothing for long.
+     * @defaultValue 900
+     */
+    claim_ttl_seconds: z.number().int().min(10).max(86_400).default(900),
   })
   .prefault({});
 

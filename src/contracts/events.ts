@@ -29,6 +29,21 @@ export const HypothesisEventDataSchema = z.object({
   ...VerdictEventFields,
   goalId: z.string().optional(),
   runId: z.string().optional(),
+  /**
+   * Present when the verdict is a new assessment of a revision whose verdict
+   * was degraded (`quarantine reclassify`, docs/review.md#reclassifying):
+   * who asked, when, and the verdict it replaces.
+   */
+  reassessment: z
+    .object({
+      by: z.string(),
+      at: z.string(),
+      previous: z.object({
+        action: z.enum(ACTIONS),
+        reason: z.enum(DEGRADED_REASONS).optional(),
+      }),
+    })
+    .optional(),
 });
 export type HypothesisEventData = z.infer<typeof HypothesisEventDataSchema>;
 

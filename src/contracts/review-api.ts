@@ -6,6 +6,7 @@
  * See docs/review.md.
  */
 import type { Verdict } from '../safety/classification/verdict.js';
+import type { Claim } from '../safety/review/claim.js';
 import type { Decision, ReviewState } from '../safety/review/decision.js';
 import type { QueueCounts, QueueOrder } from '../safety/review/queue.js';
 import type { ReviewVerification } from './results.js';
@@ -31,6 +32,8 @@ export interface ReviewQueueItem {
   preview: string;
   /** The start of the classifier's rationale, likewise. */
   rationale: string;
+  /** A reviewer on it, until `expiresAt` (docs/review.md#claims). */
+  claim?: Claim | undefined;
 }
 
 /** `GET /review/api/items`: one page of the held queue. */
@@ -82,7 +85,8 @@ export interface ReviewConflict {
 /** One entry of the audit trail (docs/review.md, "The audit trail"). */
 export interface ReviewAuditEntry {
   entryId: string;
-  type: 'hypothesis_released' | 'hypothesis_confirmed';
+  /** A person's decision, or a new assessment of a degraded verdict (`hypothesis_reassessed`). */
+  type: 'hypothesis_released' | 'hypothesis_confirmed' | 'hypothesis_reassessed';
   hypothesisId: string;
   revision: number;
   /** The content digest of what was decided on; absent on entries written before digests were kept. */
@@ -93,6 +97,12 @@ export interface ReviewAuditEntry {
   overriddenAction: string;
   overriddenCategories: string[];
   overriddenConfidence: number;
+  /** Why the verdict replaced was degraded (a reassessment). */
+  overriddenReason?: string | undefined;
+  /** The new verdict's action, categories and confidence (a reassessment). */
+  action?: string | undefined;
+  categories?: string[] | undefined;
+  confidence?: number | undefined;
 }
 
 /** An earlier revision of the hypothesis, and what became of it. */
@@ -123,6 +133,8 @@ export interface ReviewItem {
   revisions: ReviewRevision[];
   /** Other text published under a revision already used, oldest revision first. */
   conflicts: ReviewConflict[];
+  /** A reviewer on it, until `expiresAt`. */
+  claim?: Claim | undefined;
 }
 
 /**
@@ -148,4 +160,53 @@ export interface ReviewFeedChange {
   /** Who decided, for `decided`. */
   by?: string | undefined;
   at?: string | undefined;
+}
+
+/** One degraded revision asked again, and what became of it. */
+export interface ReviewReclassified {
+  hypothesisId: string;
+  revision: number;
+  /**
+   * `reassessed`: the new verdict replaced the degraded one (`state` is the
+   * revision's now: `assessed` when it left the queue); `still_degraded`:
+   * the classifier still could not answer cleanly (`reason`), the revision
+   * is as it was; `skipped`: decided, in conflict, reassessed or replaced by
+   * a newer revision meanwhile, or no text kept to classify (`why`).
+   */
+  outcome: 'reassessed' | 'still_degraded' | 'skipped';
+  state?: ReviewState | undefined;
+  action?: Verdict['action'] | undefined;
+  categories?: string[] | undefined;
+  confidence?: number | undefined;
+  auditEntryId?: string | undefined;
+  reason?: Verdict['reason'] | undefined;
+  why?: string | undefined;
+}
+
+/** `POST /review/api/reclassify`: the degraded held revisions asked again, up to the limit. */
+export interface ReviewReclassifyResult {
+  items: ReviewReclassified[];
+  reassessed: number;
+  /** Of those, how many the new verdict let out of the queue. */
+  released: number;
+  stillDegraded: number;
+  skipped: number;
+  /** Degraded held revisions past the limit, not asked this time. */
+  remaining: number;
+}
+
+/** `POST /review/api/decide`: one decision on a selection, each item's outcome in the order given. */
+export interface ReviewBulkDecideResult {
+  results: Array<{
+    hypothesisId: string;
+    revision: number;
+    outcome: 'decided' | 'refused';
+    decision?: Decision | undefined;
+    auditEntryId?: string | undefined;
+    /** Why it was refused: the one-item decision's error code and message. */
+    code?: string | undefined;
+    message?: string | undefined;
+  }>;
+  decided: number;
+  refused: number;
 }

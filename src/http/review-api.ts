@@ -7,8 +7,12 @@
  *   GET  /review/api/items[?...]         a page of the held queue: filters, order, cursor, limit
  *   GET  /review/api/items/:id           one hypothesis: text, verdict, state, evidence, history
  *   GET  /review/api/feed                changes to the queue as they happen (server-sent events)
- *   POST /review/api/items/:id/release   body {by, note, revision?}
- *   POST /review/api/items/:id/confirm   body {by, note, revision?}
+ *   POST /review/api/items/:id/release   body {by, note, revision?, confirm?}
+ *   POST /review/api/items/:id/confirm   body {by, note, revision?, confirm?}
+ *   POST /review/api/items/:id/claim     body {by, take?}: "I am on it", until the claim lapses
+ *   POST /review/api/items/:id/unclaim   body {by}
+ *   POST /review/api/decide              body {decision, by, note, items: [{hypothesisId, revision}]}
+ *   POST /review/api/reclassify          body {by, note?, limit?}: degraded held revisions classified again
  *
  * A request without the token gets 401 and leaves no trace but the metric: it
  * is refused before the service, and so Redis, is touched, and nothing is
@@ -22,6 +26,7 @@ import { formatIssuesInline } from '../contracts/issues.js';
 import { ReviewError, type ReviewErrorCode } from '../errors.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { ReviewFeed } from '../review/review-feed.js';
+import type { BulkDecideInput } from '../review/bulk-decide.js';
 import { HypothesisIdSchema, type ReviewService } from '../review/review-service.js';
 import type { DecisionKind } from '../safety/review/decision.js';
 import { createBearerCheck, type BearerResult } from './bearer.js';
@@ -62,6 +67,7 @@ const STATUS_OF: Record<ReviewErrorCode, number> = {
   REVIEW_NOT_FOUND: 404,
   REVIEW_NOT_HELD: 409,
   REVIEW_ALREADY_DECIDED: 409,
+  REVIEW_CLAIMED: 409,
   REVISION_CONFLICT: 409,
   REVIEW_UNAVAILABLE: 503,
 };
@@ -93,6 +99,26 @@ const DecideBodySchema = z.strictObject({
   by: z.string(),
   note: z.string(),
   revision: z.number().int().nonnegative().optional(),
+  confirm: z.boolean().optional(),
+});
+
+/** The body of a claim: who, and whether to take it from another reviewer. */
+const ClaimBodySchema = z.strictObject({ by: z.string(), take: z.boolean().optional() });
+
+/** The body of a bulk decision; the service checks the content. */
+const BulkDecideBodySchema = z.strictObject({
+  decision: z.enum(['release', 'confirm'], { error: 'release or confirm' }),
+  by: z.string(),
+  note: z.string(),
+  confirm: z.boolean().optional(),
+  items: z.array(z.unknown()),
+});
+
+/** The body of a reclassification; the service checks the content. */
+const ReclassifyBodySchema = z.strictObject({
+  by: z.string(),
+  note: z.string().optional(),
+  limit: z.number().optional(),
 });
 
 class HttpProblem extends Error {
@@ -169,7 +195,7 @@ export function createReviewHandler(endpoint: ReviewEndpoint): (req: IncomingMes
     sendJson(res, problem.status, { error: { code: problem.code, message: problem.message } }, problem.headers);
   }
 
-  async function decide(req: IncomingMessage, kind: DecisionKind, hypothesisId: string): Promise<unknown> {
+  async function jsonBody(req: IncomingMessage): Promise<unknown> {
     if (!isJson(req)) {
       throw new HttpProblem(415, 'REVIEW_UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json');
     }
@@ -181,6 +207,11 @@ export function createReviewHandler(endpoint: ReviewEndpoint): (req: IncomingMes
       if (err.problem === 'too_large') throw new HttpProblem(413, 'REVIEW_BODY_TOO_LARGE', err.message);
       throw invalid(err.message);
     }
+    return raw;
+  }
+
+  async function decide(req: IncomingMessage, kind: DecisionKind, hypothesisId: string): Promise<unknown> {
+    const raw = await jsonBody(req);
     const body = DecideBodySchema.safeParse(raw);
     if (!body.success) throw invalid(formatIssuesInline(body.error));
     return service.decide(kind, { hypothesisId, ...body.data });
@@ -220,6 +251,22 @@ export function createReviewHandler(endpoint: ReviewEndpoint): (req: IncomingMes
       if (req.method !== 'GET') throw notAllowed('GET');
       return 'feed';
     }
+    if (segments[0] === 'reclassify' && segments.length === 1) {
+      if (req.method !== 'POST') throw notAllowed('POST');
+      const body = ReclassifyBodySchema.safeParse(await jsonBody(req));
+      if (!body.success) throw invalid(formatIssuesInline(body.error));
+      return [200, await service.reclassify(body.data)];
+    }
+    if (segments[0] === 'decide' && segments.length === 1) {
+      if (req.method !== 'POST') throw notAllowed('POST');
+      const body = BulkDecideBodySchema.safeParse(await jsonBody(req));
+      if (!body.success) throw invalid(formatIssuesInline(body.error));
+      const { decision, ...input } = body.data;
+      return [
+        200,
+        await service.decideMany(decision === 'release' ? 'released' : 'confirmed', input as BulkDecideInput),
+      ];
+    }
     if (segments[0] !== 'items') throw noRoute();
     if (segments.length === 1) {
       if (!isRead(req)) throw notAllowed('GET', 'HEAD');
@@ -236,6 +283,13 @@ export function createReviewHandler(endpoint: ReviewEndpoint): (req: IncomingMes
     if (segments.length === 2) {
       if (!isRead(req)) throw notAllowed('GET', 'HEAD');
       return [200, { item: await service.show(decodeId(segment)) }];
+    }
+    if (action === 'claim' || action === 'unclaim') {
+      if (req.method !== 'POST') throw notAllowed('POST');
+      const body = ClaimBodySchema.safeParse(await jsonBody(req));
+      if (!body.success) throw invalid(formatIssuesInline(body.error));
+      const id = decodeId(segment);
+      return [200, action === 'claim' ? await service.claim(id, body.data) : await service.unclaim(id, body.data)];
     }
     if (action !== 'release' && action !== 'confirm') throw noRoute();
     if (req.method !== 'POST') throw notAllowed('POST');

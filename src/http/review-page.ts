@@ -106,12 +106,24 @@ kbd { font-family: ui-monospace, monospace; font-size: .8rem; border: 1px solid 
 .filters select, .filters button { padding: .15rem .3rem; }
 .filters > div { display: flex; flex-direction: column; min-width: 0; }
 .filters label { font-size: .75rem; color: var(--muted); }
+.filters .search { flex: 1 1 100%; }
+.filters input[type="search"] { padding: .15rem .35rem; }
 .summary-line { display: flex; flex-wrap: wrap; align-items: center; gap: .2rem .6rem; margin-top: .4rem; font-size: .8rem; }
 .summary-line .spacer { flex: 1; }
 .summary-line select, .summary-line button { padding: .1rem .3rem; }
 .summary-line h2 { font-size: .95rem; }
 #queue-summary { font-size: .8rem; color: var(--muted); }
 .new-held { margin: .35rem 0 0; }
+.queue-actions { display: flex; flex-wrap: wrap; gap: .4rem; margin-top: .35rem; font-size: .8rem; }
+.queue-actions:empty { display: none; }
+.queue-actions button { padding: .1rem .5rem; }
+.bulk { display: inline-flex; flex-wrap: wrap; gap: .3rem; align-items: center; }
+.bulk-list { max-height: 40vh; overflow: auto; padding-left: 1.4rem; font-size: .85rem; }
+.claim-row { font-size: .85rem; display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: 0 0 .4rem; }
+.claim-row button { padding: .1rem .5rem; }
+.claimed { color: #5c3d00; }
+.pick-label { flex: none; display: inline-flex; align-items: center; cursor: pointer; }
+.pick { flex: none; display: inline-block; width: auto; margin: .15rem .1rem 0 0; }
 .new-held button { background: #fff4d6; border-color: #b07d00; }
 
 table.queue { width: 100%; border-collapse: collapse; table-layout: fixed; font-size: .85rem; }
@@ -265,6 +277,7 @@ export function renderReviewPage(nonce: string): string {
 <section id="queue-pane" class="pane queue-pane" aria-labelledby="queue-h">
 <div class="queue-head">
 <form id="filters" class="filters" role="search" aria-label="Filter the queue">
+<div class="search"><label for="f-q">Search id, title, text</label><input id="f-q" type="search" maxlength="200" autocomplete="off" spellcheck="false"></div>
 <div><label for="f-state">State</label><select id="f-state" aria-keyshortcuts="/"><option value="">All</option><option value="quarantined">Quarantined</option><option value="blocked">Blocked</option><option value="conflict">In conflict</option></select></div>
 <div><label for="f-category">Category</label><select id="f-category"><option value="">All</option></select></div>
 <div><label for="f-degraded">Classification</label><select id="f-degraded"><option value="">All</option><option value="false">Clean</option><option value="true">Degraded</option></select></div>
@@ -272,9 +285,10 @@ export function renderReviewPage(nonce: string): string {
 </form>
 <div class="summary-line"><h2 id="queue-h" tabindex="-1">Queue</h2><span id="queue-summary"></span>
 <span class="spacer"></span>
-<label for="f-order" class="visually-hidden">Order</label><select id="f-order" form="filters"><option value="oldest">Oldest first</option><option value="newest">Newest first</option></select>
+<label for="f-order" class="visually-hidden">Order</label><select id="f-order" form="filters"><option value="oldest">Oldest first</option><option value="newest">Newest first</option><option value="most_confident">Most confident first</option><option value="least_confident">Least confident first</option></select>
 <button type="button" id="refresh">Refresh</button></div>
 <p id="new-held" class="new-held" hidden><button type="button" id="show-new"></button></p>
+<div id="queue-actions" class="queue-actions"><button type="button" id="select-all">Select all shown</button><span id="bulk" class="bulk" hidden><span id="bulk-count"></span> <button type="button" id="bulk-release" class="danger">Release selected…</button> <button type="button" id="bulk-confirm">Confirm selected…</button> <button type="button" id="bulk-clear">Clear selection</button></span><button type="button" id="reclassify" hidden>Re-classify degraded…</button></div>
 </div>
 <div id="queue-scroll" class="queue-scroll">
 <table id="queue" class="queue" aria-labelledby="queue-h">
@@ -307,6 +321,7 @@ export function renderReviewPage(nonce: string): string {
 <p id="rationale" class="rationale"></p>
 <form id="decide-form" class="decide" aria-labelledby="decide-h">
 <h3 id="decide-h">Decision</h3>
+<p class="claim-row"><span id="claim-line"></span> <button type="button" id="claim">Claim</button></p>
 <p id="decide-closed" hidden></p>
 <div id="decide-fields">
 <div class="decide-row">
@@ -353,6 +368,50 @@ export function renderReviewPage(nonce: string): string {
 <menu>
 <button type="submit" id="release-cancel" value="cancel">Cancel</button>
 <button type="submit" id="release-go" value="release" class="danger">Release to readers</button>
+</menu>
+</form>
+</dialog>
+
+<dialog id="bulk-dialog" aria-labelledby="bulk-h">
+<form method="dialog">
+<h2 id="bulk-h">Decide the selection?</h2>
+<p id="bulk-what"></p>
+<p id="bulk-claims" class="item-notice" hidden></p>
+<ol id="bulk-list" class="bulk-list"></ol>
+<div class="decide-row">
+<div><label for="bulk-by">Decided by</label>
+<input id="bulk-by" name="by" required maxlength="100" autocomplete="name"></div>
+<div><label for="bulk-note">Note for each audit entry</label>
+<textarea id="bulk-note" name="note" required maxlength="2000" rows="2"></textarea></div>
+</div>
+<menu>
+<button type="submit" id="bulk-cancel" value="cancel" formnovalidate>Cancel</button>
+<button type="submit" id="bulk-go" value="go" class="danger">Decide</button>
+</menu>
+</form>
+</dialog>
+
+<dialog id="claimed-dialog" aria-labelledby="claimed-h">
+<form method="dialog">
+<h2 id="claimed-h">Another reviewer is on it</h2>
+<p id="claimed-what"></p>
+<p>Decide anyway? They will see it decided.</p>
+<menu>
+<button type="submit" id="claimed-cancel" value="cancel">Cancel</button>
+<button type="submit" id="claimed-go" value="go" class="danger">Decide anyway</button>
+</menu>
+</form>
+</dialog>
+
+<dialog id="reclassify-dialog" aria-labelledby="reclassify-h">
+<form method="dialog">
+<h2 id="reclassify-h">Classify the degraded verdicts again?</h2>
+<p id="reclassify-what"></p>
+<label for="reclassify-by">Asked by (for each audit entry)</label>
+<input id="reclassify-by" name="by" required maxlength="100" autocomplete="name">
+<menu>
+<button type="submit" id="reclassify-cancel" value="cancel" formnovalidate>Cancel</button>
+<button type="submit" id="reclassify-go" value="go" class="primary">Re-classify</button>
 </menu>
 </form>
 </dialog>

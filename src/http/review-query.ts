@@ -1,16 +1,18 @@
 /**
- * The query string of `GET /review/api/items`: filters, order, cursor and
- * limit (docs/review.md). A bad parameter is refused by name, as a bad field
+ * The query string of `GET /review/api/items`: filters, a search (`q`),
+ * order, cursor and limit (docs/review.md). A bad parameter is refused by name, as a bad field
  * of a body is; an unknown or repeated one is refused too, so that a typing
  * slip (`sate=blocked`) does not silently answer the whole queue.
  */
 import { z } from 'zod';
 import { formatIssuesInline } from '../contracts/issues.js';
-import { QUEUE_ORDERS, QUEUE_STATES, decodeCursor } from '../safety/review/queue.js';
+import { QUEUE_ORDERS, QUEUE_STATES, cursorFits, decodeCursor } from '../safety/review/queue.js';
 import type { QueueQuery } from '../review/review-service.js';
 
 export const MAX_LIST_LIMIT = 1000;
 export const DEFAULT_LIST_LIMIT = 200;
+/** Characters of a search at most: words to find, not a document. */
+export const MAX_SEARCH_CHARS = 200;
 
 const ISO = 'a date and time in ISO 8601 with its offset, such as 2026-01-31T12:00:00Z';
 const time = z.iso.datetime({ offset: true, error: ISO }).transform((t) => Date.parse(t));
@@ -32,6 +34,10 @@ const QuerySchema = z.strictObject({
   degraded: z
     .enum(['true', 'false'], { error: 'true or false' })
     .transform((v) => v === 'true')
+    .optional(),
+  q: z
+    .string()
+    .max(MAX_SEARCH_CHARS, { error: `at most ${MAX_SEARCH_CHARS} characters` })
     .optional(),
   heldBefore: time.optional(),
   heldAfter: time.optional(),
@@ -55,6 +61,8 @@ export function parseQueueQuery(query: string): QueueQuery & { limit: number } {
   }
   const parsed = QuerySchema.safeParse(raw);
   if (!parsed.success) throw new Error(formatIssuesInline(parsed.error).replace(/: unknown key/g, ': not a parameter'));
-  const { limit, order, cursor, ...filter } = parsed.data;
-  return { limit, order, cursor, filter };
+  const { limit, order, cursor, q, ...filter } = parsed.data;
+  if (cursor && !cursorFits(cursor, order ?? 'oldest'))
+    throw new Error('cursor: the nextCursor of a page in another order');
+  return { limit, order, cursor, filter: q === undefined ? filter : { ...filter, text: q } };
 }

@@ -39,7 +39,7 @@ export interface ProcessorDeps {
 }
 
 /** The text the classifier sees: the title, when there is one, then the hypothesis. */
-export function hypothesisText(p: HypothesisSaved): string {
+export function hypothesisText(p: Pick<HypothesisSaved, 'title' | 'text'>): string {
   return p.title ? `${p.title}\n\n${p.text}` : p.text;
 }
 

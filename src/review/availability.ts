@@ -84,5 +84,12 @@ export function failFastWhenUnreachable(service: ReviewService, redis: Pick<Redi
     decide: guard((kind: Parameters<ReviewService['decide']>[0], input: Parameters<ReviewService['decide']>[1]) =>
       service.decide(kind, input),
     ),
+    claim: guard((id: string, input: Parameters<ReviewService['claim']>[1]) => service.claim(id, input)),
+    unclaim: guard((id: string, input: Parameters<ReviewService['unclaim']>[1]) => service.unclaim(id, input)),
+    decideMany: guard(
+      (kind: Parameters<ReviewService['decideMany']>[0], input: Parameters<ReviewService['decideMany']>[1]) =>
+        service.decideMany(kind, input),
+    ),
+    reclassify: guard((input: Parameters<ReviewService['reclassify']>[0]) => service.reclassify(input)),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Changes to the review queue as they happen, read from the event stream,
  * for the review page's live queue (`GET /review/api/feed`, docs/review.md):
- * a revision held, or decided by a person, wherever that happened (another
+ * a revision held, or decided by a person (or let out by a new assessment
+ * of its degraded verdict), wherever that happened (another
  * reviewer's page, the CLI, a script on the API). Without it two reviewers
  * could work the same item, each unaware that the other had decided it.
  *
@@ -51,6 +52,19 @@ export function changeOf(event: StreamEvent): ReviewFeedChange | undefined {
       return (data as { target?: unknown }).target === 'hypothesis'
         ? { kind: 'held', ...base, state: 'conflict' }
         : undefined;
+    case 'hypothesis_assessed': {
+      // A new assessment of a degraded verdict that lets the revision out of the queue: decided, by the one who asked.
+      const r = (data as { reassessment?: { by?: unknown; at?: unknown }; action?: unknown }).reassessment;
+      const action = (data as { action?: unknown }).action;
+      if (!r || action === 'quarantine' || action === 'block') return undefined;
+      return {
+        kind: 'decided',
+        ...base,
+        state: 'assessed',
+        ...(typeof r.by === 'string' ? { by: r.by } : {}),
+        ...(typeof r.at === 'string' ? { at: r.at } : {}),
+      };
+    }
     case 'hypothesis_released':
     case 'hypothesis_confirmed':
       return {

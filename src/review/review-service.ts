@@ -24,7 +24,10 @@ import {
   type DecisionKind,
 } from '../safety/review/decision.js';
 import {
+  byConfidence,
   pageQueue,
+  searchKey,
+  searchWords,
   type QueueCursor,
   type QueueEntry,
   type QueueFilter,
@@ -38,7 +41,14 @@ import type {
   ReviewQueuePage,
   ReviewRevision,
 } from '../contracts/review-api.js';
+import type { Classifier } from '../classifier/classifier.js';
+import type { ReviewBulkDecideResult, ReviewReclassifyResult } from '../contracts/review-api.js';
 import type { DecisionStore } from '../store/decision-store.js';
+import type { ClaimStore } from '../store/claim-store.js';
+import { claimedByOther, makeClaim, type Claim } from '../safety/review/claim.js';
+import type { ReassessmentStore } from '../store/reassessment-store.js';
+import { createReclassifier, type ReclassifyInput } from './reclassify.js';
+import { decideMany, type BulkDecideInput } from './bulk-decide.js';
 import type { ReviewStore } from '../store/review-store.js';
 import type { StoredVerdict, VerdictStore } from '../store/verdict-store.js';
 
@@ -51,7 +61,16 @@ const DecideInputSchema = z.object({
   note: NoteSchema,
   /** The revision the person looked at; when given and no longer the latest, the request is refused. */
   revision: z.number().int().nonnegative().optional(),
+  /** Decide over another reviewer's claim (without it, REVIEW_CLAIMED). */
+  confirm: z.boolean().optional(),
 });
+
+const ClaimInputSchema = z.strictObject({
+  by: ReviewerSchema,
+  /** Take the claim from another reviewer who holds it. */
+  take: z.boolean().optional(),
+});
+export type ClaimInput = z.input<typeof ClaimInputSchema>;
 export type DecideInput = z.input<typeof DecideInputSchema>;
 
 export type {
@@ -89,6 +108,14 @@ export interface ReviewService {
   queue(query?: QueueQuery): Promise<ReviewQueuePage>;
   show(hypothesisId: string): Promise<ReviewItem>;
   decide(kind: DecisionKind, input: DecideInput): Promise<DecideResult>;
+  /** Claims the item for a reviewer: others see who is on it, until the claim lapses. */
+  claim(hypothesisId: string, input: ClaimInput): Promise<{ claim: Claim }>;
+  /** Drops the reviewer's own claim; false when they held none. */
+  unclaim(hypothesisId: string, input: { by: string }): Promise<{ dropped: boolean }>;
+  /** One decision on a selection (src/review/bulk-decide.ts). */
+  decideMany(kind: DecisionKind, input: BulkDecideInput): Promise<ReviewBulkDecideResult>;
+  /** The degraded held revisions classified again (src/review/reclassify.ts). */
+  reclassify(input: ReclassifyInput): Promise<ReviewReclassifyResult>;
 }
 
 export interface ReviewServiceDeps {
@@ -98,6 +125,12 @@ export interface ReviewServiceDeps {
   emitter: EventEmitter;
   metrics?: Metrics | undefined;
   now?: () => Date;
+  claims: ClaimStore;
+  /** How long a claim holds (`review.claim_ttl_seconds`). */
+  claimTtlMs: number;
+  /** The classifier with the configured key, for `reclassify`. */
+  classifier: Classifier;
+  reassessments: ReassessmentStore;
 }
 
 /** The start of a text for a one-line preview: white space runs made one space, cut at a character boundary. */
@@ -145,9 +178,10 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
   async function queue(query: QueueQuery = {}): Promise<ReviewQueuePage> {
     const order = query.order ?? 'oldest';
     const limit = query.limit ?? 200;
-    // The order asked decides which end of a queue too long to read whole is read.
+    // The order asked decides which end of a queue too long to read whole is
+    // read; by confidence, the oldest, as a reviewer would work through it.
     const [held, total] = await Promise.all([
-      deps.decisions.heldEntries(MAX_SCANNED, order),
+      deps.decisions.heldEntries(MAX_SCANNED, byConfidence(order) ? 'oldest' : order),
       deps.decisions.heldCount(),
     ]);
     // The verdicts in batches, each batch's reads at once (the connection
@@ -161,6 +195,22 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
         ...(await Promise.all(batch.map(({ hypothesisId }) => deps.verdicts.getLatest('hypothesis', hypothesisId)))),
       );
     }
+    // A search reads the held texts too, in the same batches; only then.
+    const searching = searchWords(query.filter?.text).length > 0;
+    const texts: Array<string | undefined> = [];
+    for (let i = 0; searching && i < held.length; i += READ_BATCH) {
+      const batch = held.slice(i, i + READ_BATCH);
+      texts.push(
+        ...(await Promise.all(
+          batch.map(async ({ hypothesisId }, j) => {
+            const revision = verdicts[i + j]?.revision;
+            if (revision === undefined) return undefined;
+            const subject = await deps.verdicts.getHeldSubject(hypothesisId, revision);
+            return subject && searchKey(`${subject.title ?? ''} ${subject.text}`);
+          }),
+        )),
+      );
+    }
     const entries: Array<QueueEntry & { stored: StoredVerdict }> = [];
     held.forEach(({ hypothesisId, heldAt }, i) => {
       const stored = verdicts[i];
@@ -169,7 +219,16 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
       // Decided or re-assessed between the two reads: not held any more.
       if (state !== 'quarantined' && state !== 'blocked' && state !== 'conflict') return;
       const v = stored.verdict;
-      entries.push({ hypothesisId, heldAt, state, categories: v.categories, degraded: v.degraded, stored });
+      entries.push({
+        hypothesisId,
+        heldAt,
+        state,
+        categories: v.categories,
+        degraded: v.degraded,
+        confidence: v.confidence,
+        searchText: texts[i],
+        stored,
+      });
     });
     const page = pageQueue(entries, {
       filter: query.filter ?? {},
@@ -190,9 +249,11 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
         return waiting.find((c) => c.subject)?.subject;
       }),
     );
+    const claims = await Promise.all(page.entries.map((e) => deps.claims.get(e.hypothesisId)));
     const items = page.entries.map((e, i): ReviewQueueItem => {
       const v = e.stored.verdict;
       const subject = subjects[i];
+      const claim = claims[i];
       return {
         hypothesisId: e.hypothesisId,
         revision: e.stored.revision,
@@ -208,6 +269,7 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
         ...(subject?.title ? { title: subject.title } : {}),
         preview: preview(subject?.text ?? ''),
         rationale: preview(v.rationale),
+        ...(claim ? { claim } : {}),
       };
     });
     return {
@@ -251,7 +313,21 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
     return found.filter((r) => r !== undefined);
   }
 
-  return {
+  const reclassify = createReclassifier({
+    classifier: deps.classifier,
+    verdicts: deps.verdicts,
+    reassessments: deps.reassessments,
+    emitter: deps.emitter,
+    metrics: deps.metrics,
+    now,
+    queue,
+  });
+
+  const service: ReviewService = {
+    reclassify,
+
+    decideMany: (kind, input) => decideMany((k, one) => service.decide(k, one), kind, input),
+
     async list(limit = 200) {
       return (await queue({ limit })).items;
     },
@@ -263,12 +339,13 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
       if (!parsed.success) throw invalid(parsed.error);
       const stored = await latest(hypothesisId);
       const conflicts = await deps.verdicts.conflicts(hypothesisId);
-      const [decided, subject, evidence, history, revisions] = await Promise.all([
+      const [decided, subject, evidence, history, revisions, claim] = await Promise.all([
         deps.decisions.get(hypothesisId, stored.revision),
         deps.verdicts.getHeldSubject(hypothesisId, stored.revision),
         deps.reviews.ofHypothesis(hypothesisId),
         deps.decisions.history(hypothesisId),
         revisionsBefore(hypothesisId, stored.revision, conflicts),
+        deps.claims.get(hypothesisId),
       ]);
       const decision = decisionOn(decided, stored.content);
       return {
@@ -283,7 +360,43 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
         history,
         revisions,
         conflicts,
+        ...(claim ? { claim } : {}),
       };
+    },
+
+    async claim(hypothesisId, input) {
+      const id = HypothesisIdSchema.safeParse(hypothesisId);
+      if (!id.success) throw invalid(id.error);
+      const parsed = ClaimInputSchema.safeParse(input);
+      if (!parsed.success) throw invalid(parsed.error);
+      const { by, take } = parsed.data;
+      const stored = await latest(hypothesisId);
+      const decided = await deps.decisions.get(hypothesisId, stored.revision);
+      const state = stateOf(stored.verdict, decisionOn(decided, stored.content), stored.conflicts);
+      if (!isHeld(state) && state !== 'conflict') {
+        throw new ReviewError('REVIEW_NOT_HELD', `${hypothesisId} revision ${stored.revision} is ${state}, not held`);
+      }
+      const outcome = await deps.claims.claim(
+        hypothesisId,
+        makeClaim(by, now(), deps.claimTtlMs),
+        deps.claimTtlMs,
+        take === true,
+      );
+      if (outcome.outcome === 'taken') {
+        throw new ReviewError(
+          'REVIEW_CLAIMED',
+          `${outcome.claim.by} is on ${hypothesisId} until ${outcome.claim.expiresAt}; send take: true to take the claim over`,
+        );
+      }
+      return { claim: outcome.claim };
+    },
+
+    async unclaim(hypothesisId, input) {
+      const id = HypothesisIdSchema.safeParse(hypothesisId);
+      if (!id.success) throw invalid(id.error);
+      const by = ReviewerSchema.safeParse(input.by);
+      if (!by.success) throw invalid(by.error);
+      return { dropped: await deps.claims.unclaim(hypothesisId, by.data) };
     },
 
     async decide(kind, input) {
@@ -291,6 +404,14 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
       if (!parsed.success) throw invalid(parsed.error);
       const { hypothesisId, by, note } = parsed.data;
       const stored = await latest(hypothesisId);
+      // Another reviewer is on it: deciding over them is a choice made knowingly.
+      const claim = parsed.data.confirm === true ? undefined : await deps.claims.get(hypothesisId);
+      if (claimedByOther(claim, by, now())) {
+        throw new ReviewError(
+          'REVIEW_CLAIMED',
+          `${claim.by} is on ${hypothesisId} until ${claim.expiresAt}; send confirm: true to decide anyway`,
+        );
+      }
       if (parsed.data.revision !== undefined && parsed.data.revision !== stored.revision) {
         throw new ReviewError(
           'REVIEW_NOT_HELD',
@@ -338,6 +459,7 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
       return { decision: outcome.decision, auditEntryId: outcome.auditEntryId };
     },
   };
+  return service;
 
   /**
    * A revision in conflict: each text that waits is confirmed, one decision

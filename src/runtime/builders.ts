@@ -5,7 +5,7 @@
  * a part is configured the same way wherever it runs.
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from 'pino';
+import { pino, type Logger } from 'pino';
 import { createAnthropicAssessor, createAnthropicClient, TOKEN_KINDS } from '../classifier/anthropic-assessor.js';
 import { createRedisAnswerCache } from '../classifier/answer-cache.js';
 import { createRedisAssessmentCache } from '../classifier/assessment-cache.js';
@@ -22,6 +22,8 @@ import { createEventEmitter } from '../events/emitter.js';
 import { failFastWhenUnreachable } from '../review/availability.js';
 import { createReviewService, type ReviewService } from '../review/review-service.js';
 import { createDecisionStore } from '../store/decision-store.js';
+import { createReassessmentStore } from '../store/reassessment-store.js';
+import { createClaimStore } from '../store/claim-store.js';
 import { createReviewStore } from '../store/review-store.js';
 import { createVerdictStore } from '../store/verdict-store.js';
 import type { Config } from '../config/schema.js';
@@ -292,9 +294,18 @@ function eventEmitterOf(config: Config, redis: Redis, metrics?: Metrics) {
  * (src/review/availability.ts); the HTTP API gives it a connection with
  * REVIEW_CONNECTION_OPTIONS, so that this happens at once.
  */
-export function buildReviewService(config: Config, redis: Redis, metrics?: Metrics): ReviewService {
+export function buildReviewService(config: Config, redis: Redis, metrics?: Metrics, logger?: Logger): ReviewService {
   const prefix = config.redis.key_prefix;
   const service = createReviewService({
+    // Its own classifier on the review connection: `reclassify` asks the model with the configured key.
+    classifier: buildClassifier(config, {
+      logger: logger ?? pino({ enabled: false }),
+      redis,
+      ...(metrics ? { metrics } : {}),
+    }),
+    reassessments: createReassessmentStore(redis, prefix),
+    claims: createClaimStore(redis, prefix),
+    claimTtlMs: config.review.claim_ttl_seconds * 1000,
     verdicts: createVerdictStore(redis, prefix),
     decisions: createDecisionStore(redis, prefix),
     reviews: createReviewStore(redis, prefix),

@@ -155,7 +155,12 @@ export async function startWorkerRuntime(options: StartOptions): Promise<WorkerR
             ? {
                 // Its own connection, which fails a command at once while Redis is away
                 // (the service connection waits for Redis): the API answers 503 within 1 s.
-                service: buildReviewService(config, connections.open('review', REVIEW_CONNECTION_OPTIONS), metrics),
+                service: buildReviewService(
+                  config,
+                  connections.open('review', REVIEW_CONNECTION_OPTIONS),
+                  metrics,
+                  logger.child({ component: 'review' }),
+                ),
                 token: config.review.api_token,
                 metrics,
                 logger: logger.child({ component: 'review-api' }),

@@ -117,28 +117,34 @@ export interface DecisionStore {
   audit(limit?: number): Promise<AuditEntry[]>;
 }
 
+/** What every audit entry records: what was done to which revision, by whom, and the verdict it overrode. */
+export type AuditRecord = Pick<
+  ReviewAuditEntry,
+  'type' | 'hypothesisId' | 'revision' | 'content' | 'by' | 'at' | 'note'
+> & {
+  overridden: { action: string; categories: readonly string[]; confidence: number };
+};
+
+/** An audit entry's fields, as XADD takes them (name, value, ...); `extra` after the common ones. */
+export function auditEntryFields(r: AuditRecord, extra: Record<string, string | undefined> = {}): string[] {
+  const fields: Record<string, string | undefined> = {
+    type: r.type,
+    hypothesisId: r.hypothesisId,
+    revision: String(r.revision),
+    content: r.content,
+    by: r.by,
+    at: r.at,
+    note: r.note,
+    overriddenAction: r.overridden.action,
+    overriddenCategories: JSON.stringify(r.overridden.categories),
+    overriddenConfidence: String(r.overridden.confidence),
+    ...extra,
+  };
+  return Object.entries(fields).flatMap(([name, value]) => (value === undefined ? [] : [name, value]));
+}
+
 function auditFields(d: Decision): string[] {
-  return [
-    'type',
-    d.decision === 'released' ? 'hypothesis_released' : 'hypothesis_confirmed',
-    'hypothesisId',
-    d.hypothesisId,
-    'revision',
-    String(d.revision),
-    ...(d.content === undefined ? [] : ['content', d.content]),
-    'by',
-    d.by,
-    'at',
-    d.at,
-    'note',
-    d.note,
-    'overriddenAction',
-    d.overridden.action,
-    'overriddenCategories',
-    JSON.stringify(d.overridden.categories),
-    'overriddenConfidence',
-    String(d.overridden.confidence),
-  ];
+  return auditEntryFields({ ...d, type: d.decision === 'released' ? 'hypothesis_released' : 'hypothesis_confirmed' });
 }
 
 /** ZRANGE's stop index for the first `limit` members, as a string: ioredis 6 declares the stop a string only. */
@@ -151,7 +157,7 @@ function parseEntry([entryId, flat]: [string, string[]]): AuditEntry {
   for (let i = 0; i + 1 < flat.length; i += 2) f[flat[i]!] = flat[i + 1]!;
   return {
     entryId,
-    type: f.type === 'hypothesis_confirmed' ? 'hypothesis_confirmed' : 'hypothesis_released',
+    type: f.type === 'hypothesis_confirmed' || f.type === 'hypothesis_reassessed' ? f.type : 'hypothesis_released',
     hypothesisId: f.hypothesisId ?? '',
     revision: Number(f.revision),
     ...(f.content === undefined ? {} : { content: f.content }),
@@ -161,6 +167,10 @@ function parseEntry([entryId, flat]: [string, string[]]): AuditEntry {
     overriddenAction: f.overriddenAction ?? '',
     overriddenCategories: JSON.parse(f.overriddenCategories ?? '[]') as string[],
     overriddenConfidence: Number(f.overriddenConfidence),
+    ...(f.overriddenReason === undefined ? {} : { overriddenReason: f.overriddenReason }),
+    ...(f.action === undefined ? {} : { action: f.action }),
+    ...(f.categories === undefined ? {} : { categories: JSON.parse(f.categories) as string[] }),
+    ...(f.confidence === undefined ? {} : { confidence: Number(f.confidence) }),
   };
 }
 

@@ -8,10 +8,9 @@
  * automated accessibility check. The screenshots in docs/images/ are written
  * here.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildReviewService } from '../../src/runtime/builders.js';
 import type { ReviewService } from '../../src/review/review-service.js';
@@ -19,19 +18,17 @@ import type { CitationResult } from '../../src/contracts/results.js';
 import type { ClaimSupport, ClaimVerdict, SentenceSupport } from '../../src/safety/claims/index.js';
 import { createReviewStore } from '../../src/store/review-store.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
+import { axe, chromiumMissing, launchChromium, pageTracker, WIDE } from '../support/browser.js';
 import { testConfig } from '../support/config.js';
 import { startPageServer, type PageServer } from '../support/page-server.js';
 import { startHarness, type Harness } from '../support/pipeline.js';
 import { baseUrl, classify, REVIEW_TOKEN } from '../support/review-http.js';
 import { heldSpecs, holdAll, queueHandler, type HeldSpec } from '../support/review-queue.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (.ci/run installs it)`;
+const missing = chromiumMissing;
 if (missing) console.warn(`skipping the review page browser tests: ${missing}`);
 
 const IMAGES = fileURLToPath(new URL('../../docs/images/', import.meta.url));
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const WIDE = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const RISKY = 'Risky @@dual_use_bio@0.9@@';
 /** expect.poll with room for a loaded machine (its default gives up after a second). */
@@ -45,9 +42,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
   let review: ReviewService;
   let browser: Browser;
   let specs: HeldSpec[];
-  const contexts: BrowserContext[] = [];
-  /** Uncaught errors and console errors (a CSP violation is one) of every page opened. */
-  const problems: string[] = [];
+  const opened = pageTracker(() => browser);
 
   beforeAll(async () => {
     fake = await startFakeAnthropic(queueHandler);
@@ -80,25 +75,10 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     });
     await h.waitForJob('review.recorded', 'review.p-000-review.r1');
     mkdirSync(IMAGES, { recursive: true });
-    // launch() gives the browser a fresh profile in a temporary directory of its own, removed on close.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-quic',
-        '--font-render-hinting=none',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
   afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-    expect(problems.splice(0)).toEqual([]);
+    expect(await opened.closeAll()).toEqual([]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -108,19 +88,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
   });
 
   async function open(viewport = WIDE, options: { bypassCSP?: boolean } = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport, ...options });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    page.on('console', (msg) => {
-      // Chromium logs every 4xx answer to fetch; the refusals some tests provoke are expected.
-      if (
-        msg.type() === 'error' &&
-        !/^Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())
-      ) {
-        problems.push(`console: ${msg.text()}`);
-      }
-    });
+    const page = await opened.newPage({ viewport, ...options });
     const response = await page.goto(`${base}/review`);
     expect(response?.status()).toBe(200);
     expect(page.url()).toBe(`${base}/review/`);
@@ -178,16 +146,6 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
       counts: { ok: extra.length, unverified: 0, fetch_failed: 0 },
       verifiedAt: new Date().toISOString(),
     });
-  }
-
-  async function axe(page: Page): Promise<string[]> {
-    await page.addScriptTag({ content: AXE });
-    const result = await page.evaluate<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }>(
-      'axe.run(document, { resultTypes: ["violations"] })',
-    );
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.impact} ${v.id} (${v.nodes.length})`);
   }
 
   it('works a queue of 300: filters, pages, opens beside the queue, releases with a confirmation, confirms from the keyboard', async () => {
@@ -927,6 +885,7 @@ describe.skipIf(missing !== undefined)('the review page in Chromium', () => {
     expect(await unclear.locator('.claim-sentences').count()).toBe(0);
     // The claim's markup is text.
     expect(await page.locator('#evidence b').count()).toBe(0);
+    await page.locator('#evidence section.review').screenshot({ path: `${IMAGES}review-claim-support.png` });
   });
 
   it('fits a phone: one pane at a time, no sideways scrolling, every field labelled', async () => {

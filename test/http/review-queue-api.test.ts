@@ -108,6 +108,46 @@ describe('the queue', () => {
     expect(ids(newest.items)).toEqual(ids(oldest.items).reverse());
   });
 
+  it('searches the id, title and text, and orders by confidence, paging by cursor in that order', async () => {
+    const all = (await page('?limit=1000')).items;
+    // A topic word: each spec whose title or text holds it, in any case.
+    const word = 'Ferrets';
+    const expected = specs
+      .filter((s) => `${s.title ?? ''} ${s.text}`.toLowerCase().includes(word.toLowerCase()))
+      .map((s) => s.id);
+    expect(expected.length).toBeGreaterThan(3);
+    const found = await page(`?q=${encodeURIComponent(word.toUpperCase())}&limit=1000`);
+    expect(ids(found.items).sort()).toEqual(expected.sort());
+    expect(found.counts.matching).toBe(expected.length);
+    expect(found.counts.all).toBe(60);
+    // Two words, each somewhere; an id; a search with a filter.
+    const two = await page(`?q=${encodeURIComponent('ferrets notes 1.')}&limit=1000`);
+    expect(ids(two.items).sort()).toEqual(
+      specs.filter((s) => expected.includes(s.id) && s.text.includes('notes 1.')).map((s) => s.id),
+    );
+    expect(ids((await page('?q=q-017')).items)).toEqual(['q-017']);
+    const blocked = await page(`?q=${encodeURIComponent(word)}&state=blocked&limit=1000`);
+    expect(blocked.items.every((i) => i.state === 'blocked' && expected.includes(i.hypothesisId))).toBe(true);
+
+    for (const order of ['most_confident', 'least_confident'] as const) {
+      const whole = await page(`?order=${order}&limit=1000`);
+      expect(whole.order).toBe(order);
+      const confidences = whole.items.map((i) => i.confidence);
+      const sorted = [...confidences].sort((a, b) => (order === 'most_confident' ? b - a : a - b));
+      expect(confidences).toEqual(sorted);
+      expect(new Set(ids(whole.items))).toEqual(new Set(ids(all)));
+      // Pages of 9 by cursor give the same entries in the same order.
+      const paged: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const next = await page(`?order=${order}&limit=9${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        paged.push(...ids(next.items));
+        cursor = next.nextCursor;
+      } while (cursor !== undefined);
+      expect(paged).toEqual(ids(whole.items));
+    }
+  });
+
   it('pages by cursor, giving every held item exactly once while others decide between pages', async () => {
     const start = await page('?limit=1000');
     const initially = ids(start.items);
@@ -161,6 +201,9 @@ describe('the queue', () => {
       ['heldBefore=yesterday', 'heldBefore: a date and time in ISO 8601'],
       ['heldAfter=2026-01-31', 'heldAfter: a date and time in ISO 8601'],
       ['cursor=garbage', 'cursor: not the nextCursor of an earlier page'],
+      ['cursor=123~a&order=most_confident', 'cursor: the nextCursor of a page in another order'],
+      ['cursor=c0.5~123~a', 'cursor: the nextCursor of a page in another order'],
+      [`q=${'x'.repeat(201)}`, 'q: at most 200 characters'],
       ['sate=blocked', 'sate: not a parameter'],
       ['state=blocked&state=quarantined', 'state: give it once'],
     ];

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReviewFeedChange } from '../../src/contracts/review-api.js';
 import { createEventEmitter } from '../../src/events/emitter.js';
-import { createReviewFeed, type ReviewFeed } from '../../src/review/review-feed.js';
+import { changeOf, createReviewFeed, type ReviewFeed } from '../../src/review/review-feed.js';
 import { until } from '../support/poll.js';
 import { deleteKeys, testRedis, uniqueName } from '../support/redis.js';
 
@@ -122,5 +122,28 @@ describe('the review feed', () => {
     await until('the connection gone', async () => (await state(f.name)) === 'gone', { timeoutMs: 2000 });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(f.connection.status).toBe('end');
+  });
+
+  it('reads a new assessment that lets a degraded revision out as decided, and one that holds it as nothing new', () => {
+    const event = (action: string, reassessment?: object) => ({
+      id: '1-0',
+      type: 'hypothesis_assessed',
+      eventId: 'hypothesis_assessed/h/r1/reassessed',
+      data: { hypothesisId: 'h', revision: 1, action, ...(reassessment ? { reassessment } : {}) },
+    });
+    const by = { by: 'Dr Rao', at: '2026-01-01T00:00:00.000Z', previous: { action: 'quarantine' } };
+    expect(changeOf(event('allow', by) as never)).toEqual({
+      kind: 'decided',
+      hypothesisId: 'h',
+      revision: 1,
+      state: 'assessed',
+      by: 'Dr Rao',
+      at: '2026-01-01T00:00:00.000Z',
+    });
+    expect(changeOf(event('warn', by) as never)?.kind).toBe('decided');
+    // Still held: its hold event says so; the assessment itself changes nothing in the queue.
+    expect(changeOf(event('quarantine', by) as never)).toBeUndefined();
+    // A first assessment is not a change to the queue either.
+    expect(changeOf(event('allow') as never)).toBeUndefined();
   });
 });

@@ -9,7 +9,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createEventEmitter } from '../../src/events/emitter.js';
 import { createReviewService } from '../../src/review/review-service.js';
 import type { Verdict } from '../../src/safety/classification/verdict.js';
+import { pino } from 'pino';
+import { buildClassifier } from '../../src/runtime/builders.js';
 import { createDecisionStore } from '../../src/store/decision-store.js';
+import { createReassessmentStore } from '../../src/store/reassessment-store.js';
+import { createClaimStore } from '../../src/store/claim-store.js';
+import { testConfig } from '../support/config.js';
 import { createReviewStore } from '../../src/store/review-store.js';
 import { createVerdictStore, type VerdictStore } from '../../src/store/verdict-store.js';
 import { deleteKeys, testRedis } from '../support/redis.js';
@@ -73,6 +78,10 @@ describe('reading a long queue', () => {
       decisions: createDecisionStore(redis, prefix),
       reviews: createReviewStore(redis, prefix),
       emitter: createEventEmitter({ redis, stream: `${prefix}:events`, dedupeTtlSeconds: 60, maxLen: 0 }),
+      classifier: buildClassifier(testConfig(undefined), { logger: pino({ enabled: false }) }),
+      reassessments: createReassessmentStore(redis, prefix),
+      claims: createClaimStore(redis, prefix),
+      claimTtlMs: 60_000,
     });
     const page = await service.queue({ limit: 50 });
     expect(page.counts.all).toBe(1200);

@@ -11,6 +11,8 @@ import { startFeed, type FeedState } from './feed.js';
 import { exactTime } from './format.js';
 import { notice, renderItem } from './item.js';
 import { QueueView } from './queue.js';
+import { ReclassifyAction } from './reclassify.js';
+import { BulkDecide } from './bulk.js';
 
 let shown: ReviewItem | undefined;
 let feed: { stop(): void } | undefined;
@@ -32,7 +34,30 @@ function run(task: () => Promise<void>): void {
   task().catch(report);
 }
 
-const queue = new QueueView({ open: (id) => run(() => openItem(id, true)) });
+const reclassify = new ReclassifyAction({ say, report, done: () => queue.reload(true) });
+
+const bulk: BulkDecide = new BulkDecide({
+  say,
+  report,
+  selection: () => queue.selection(),
+  selectAll: (on) => queue.selectAll(on),
+  decided(result) {
+    for (const r of result.results) {
+      if (!r.decision) continue;
+      ownDecisions.add(`${r.hypothesisId}/${r.revision}`);
+      queue.markDecided(r.hypothesisId, r.decision.decision, r.decision.by, r.decision.at);
+    }
+    if (shown && result.results.some((r) => r.hypothesisId === shown!.hypothesisId && r.decision)) {
+      run(() => openItem(shown!.hypothesisId, false));
+    }
+  },
+});
+
+const queue = new QueueView({
+  open: (id) => run(() => openItem(id, true)),
+  counted: (counts, filtered) => reclassify.counted(counts.degraded.yes, filtered),
+  selected: (items) => bulk.selected(items),
+});
 
 const decide = new DecideForm({
   say,

@@ -5,11 +5,11 @@
  * keystroke or click: r or the Release button only opens the question.
  */
 import type { ReviewDecideResult, ReviewItem } from '../../contracts/review-api.js';
-import { api, itemPath } from './api.js';
+import { api, ApiError, itemPath } from './api.js';
 import { byId, el, untrusted } from './dom.js';
 import { categoriesView, confidenceText, exactTime } from './format.js';
+import { rememberReviewer, reviewerName } from './reviewer.js';
 
-const REVIEWER_KEY = 'cosci-review-reviewer';
 /** Characters of the text the release question shows. */
 const RELEASE_PREVIEW_CHARS = 600;
 
@@ -32,6 +32,8 @@ export class DecideForm {
   private pending: Verb | undefined;
   /** The revision the release question restates: the only one its answer may release. */
   private asked: ReviewItem | undefined;
+  /** The decision the claim question is about, if one is open. */
+  private overClaim: Verb | undefined;
 
   constructor(private readonly handlers: DecideHandlers) {
     byId('decide-form').addEventListener('submit', (event) => {
@@ -51,6 +53,13 @@ export class DecideForm {
         event.preventDefault();
         void this.take(this.pending ?? 'confirm', this.pending === undefined);
       }
+    });
+    byId('claim').addEventListener('click', () => void this.claim());
+    const claimed = byId<HTMLDialogElement>('claimed-dialog');
+    claimed.addEventListener('close', () => {
+      const verb = this.overClaim;
+      this.overClaim = undefined;
+      if (claimed.returnValue === 'go' && verb) void this.send(verb, true);
     });
     byId('release').addEventListener('click', () => void this.take('release'));
     byId('confirm').addEventListener('click', () => void this.take('confirm'));
@@ -97,7 +106,51 @@ export class DecideForm {
       }
     }
     const reviewer = byId<HTMLInputElement>('reviewer');
-    if (held && !reviewer.value) reviewer.value = sessionStorage.getItem(REVIEWER_KEY) ?? '';
+    if (held && !reviewer.value) reviewer.value = reviewerName();
+    byId('claim').closest('p')!.hidden = !held;
+    this.showClaim(item);
+  }
+
+  /** Who is on the item, until when; the claim button says what it will do. */
+  private showClaim(item: ReviewItem): void {
+    const line = byId('claim-line');
+    const claim = item.claim && Date.parse(item.claim.expiresAt) > Date.now() ? item.claim : undefined;
+    const me = byId<HTMLInputElement>('reviewer').value.trim().toLowerCase();
+    const mine = claim !== undefined && claim.by.trim().toLowerCase() === me;
+    line.replaceChildren();
+    if (claim) {
+      line.append(
+        el('span', mine ? 'You are on it' : 'On it: ', 'claim-who'),
+        mine ? el('span', '') : untrusted('strong', claim.by),
+        el('span', ` (claim until ${exactTime(claim.expiresAt)})`),
+      );
+    } else {
+      line.textContent = 'Nobody has claimed it.';
+    }
+    const button = byId<HTMLButtonElement>('claim');
+    button.textContent = !claim ? 'Claim' : mine ? 'Renew claim' : 'Take over claim';
+    button.dataset.take = claim && !mine ? 'true' : 'false';
+  }
+
+  private async claim(): Promise<void> {
+    const item = this.item;
+    if (!item) return;
+    const reviewer = byId<HTMLInputElement>('reviewer');
+    if (!reviewer.reportValidity()) return;
+    const take = byId('claim').dataset.take === 'true';
+    try {
+      const { claim } = await api<{ claim: NonNullable<ReviewItem['claim']> }>(
+        'POST',
+        `${itemPath(item.hypothesisId)}/claim`,
+        { by: reviewer.value.trim(), ...(take ? { take: true } : {}) },
+      );
+      rememberReviewer(reviewer.value.trim());
+      this.item = { ...item, claim };
+      this.showClaim(this.item);
+      this.handlers.say(`You are on ${item.hypothesisId} until ${exactTime(claim.expiresAt)}.`);
+    } catch (err) {
+      await this.handlers.refused(item, err);
+    }
   }
 
   isOpenFor(id: string): boolean {
@@ -182,7 +235,7 @@ export class DecideForm {
     byId('release-cancel').focus();
   }
 
-  private async send(verb: Verb): Promise<void> {
+  private async send(verb: Verb, overClaim = false): Promise<void> {
     const item = this.item;
     if (!item || this.busy) return;
     const by = byId<HTMLInputElement>('reviewer').value;
@@ -197,15 +250,29 @@ export class DecideForm {
         by,
         note: byId<HTMLTextAreaElement>('note').value,
         revision: item.revision,
+        ...(overClaim ? { confirm: true } : {}),
       });
     } catch (err) {
+      if (err instanceof ApiError && err.code === 'REVIEW_CLAIMED' && !overClaim) {
+        // Another reviewer is on it: deciding over them is asked, not done.
+        this.overClaim = verb;
+        const who = err.message.replace(/; send confirm: true.*$/, '');
+        byId('claimed-what').textContent = `${who}.`;
+        byId('claimed-go').textContent = verb === 'release' ? 'Release anyway' : 'Confirm anyway';
+        const dialog = byId<HTMLDialogElement>('claimed-dialog');
+        dialog.returnValue = '';
+        dialog.showModal();
+        byId('claimed-cancel').focus();
+        this.handlers.say(`Not decided yet: ${who}.`);
+        return;
+      }
       await this.handlers.refused(item, err);
       return;
     } finally {
       this.busy = false;
       form.removeAttribute('aria-busy');
     }
-    sessionStorage.setItem(REVIEWER_KEY, by);
+    rememberReviewer(by);
     byId<HTMLTextAreaElement>('note').value = '';
     // Decided: the form says so at once, so that nothing more is started on
     // this item while the next one loads; an action started then would be

@@ -243,8 +243,13 @@ function renderHistory(entries: ReviewAuditEntry[]): void {
   for (const e of entries) {
     const li = el('li');
     const head = el('p');
+    const kind = {
+      hypothesis_confirmed: 'Confirmed',
+      hypothesis_released: 'Released',
+      hypothesis_reassessed: 'Reclassified',
+    };
     head.append(
-      el('strong', e.type === 'hypothesis_confirmed' ? 'Confirmed' : 'Released'),
+      el('strong', kind[e.type]),
       el('span', ` revision ${e.revision} by `),
       untrusted('span', e.by, 'who'),
       el('span', ' '),
@@ -252,9 +257,19 @@ function renderHistory(entries: ReviewAuditEntry[]): void {
     );
     const why = el('p', null, 'note');
     why.append(el('strong', 'Why: '), untrusted('span', e.note, 'why'));
+    const before = verdictLine({
+      action: e.overriddenAction,
+      categories: e.overriddenCategories,
+      confidence: e.overriddenConfidence,
+      degraded: e.type === 'hypothesis_reassessed',
+    });
+    const after =
+      e.type === 'hypothesis_reassessed' && e.action !== undefined
+        ? ` · new verdict: ${verdictLine({ action: e.action, categories: e.categories ?? [], confidence: e.confidence ?? 0, degraded: false })}`
+        : '';
     const verdict = el(
       'p',
-      `Verdict decided on: ${verdictLine({ action: e.overriddenAction, categories: e.overriddenCategories, confidence: e.overriddenConfidence, degraded: false })} · audit entry ${e.entryId}`,
+      `${e.type === 'hypothesis_reassessed' ? 'Degraded verdict replaced' : 'Verdict decided on'}: ${before}${after} · audit entry ${e.entryId}`,
       'small',
     );
     li.append(head, why, verdict);

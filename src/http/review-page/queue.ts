@@ -33,6 +33,10 @@ interface Row {
 export interface QueueHandlers {
   /** A row asked to be opened (click, Enter). */
   open(id: string): void;
+  /** The counts were read again; `filtered`: with filters (other than the order), which the counts keep. */
+  counted?(counts: QueueCounts, filtered: boolean): void;
+  /** The selection changed (a row ticked, a row decided, the queue read again). */
+  selected?(items: ReviewQueueItem[]): void;
 }
 
 export class QueueView {
@@ -45,18 +49,31 @@ export class QueueView {
   private newHeld = new Set<string>();
   private loading = false;
   private countsTimer: ReturnType<typeof setTimeout> | undefined;
+  private searchTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Rows ticked for a decision on the selection. */
+  private picked = new Set<string>();
 
   constructor(private readonly handlers: QueueHandlers) {
     for (const id of ['f-state', 'f-category', 'f-degraded', 'f-age', 'f-order']) {
       byId<HTMLSelectElement>(id).addEventListener('change', () => void this.reload());
     }
+    // The search is read a moment after the last key, so typing a word costs one request.
+    byId<HTMLInputElement>('f-q').addEventListener('input', () => {
+      clearTimeout(this.searchTimer);
+      this.searchTimer = setTimeout(() => void this.reload(), 300);
+    });
+    byId('filters').addEventListener('submit', (event) => {
+      event.preventDefault();
+      clearTimeout(this.searchTimer);
+      void this.reload();
+    });
     byId('more').addEventListener('click', () => void this.more());
     byId('show-new').addEventListener('click', () => void this.reload(true));
     byId('queue-rows').addEventListener('click', (event) => {
       const tr = (event.target as Element).closest('tr');
       const id = tr?.dataset.id;
-      // The title's button opens by itself; a click elsewhere on the row does the same.
-      if (id !== undefined && !(event.target as Element).closest('button')) this.handlers.open(id);
+      // The title's button opens by itself, the tick box ticks; a click elsewhere on the row opens.
+      if (id !== undefined && !(event.target as Element).closest('button, input, label')) this.handlers.open(id);
     });
   }
 
@@ -68,7 +85,9 @@ export class QueueView {
     if (value('f-state')) query.set('state', value('f-state'));
     if (value('f-category')) query.set('category', value('f-category'));
     if (value('f-degraded')) query.set('degraded', value('f-degraded'));
-    if (value('f-order') === 'newest') query.set('order', 'newest');
+    const search = byId<HTMLInputElement>('f-q').value.trim();
+    if (search) query.set('q', search);
+    if (value('f-order') !== 'oldest') query.set('order', value('f-order'));
     const age = AGES[value('f-age')]?.(Date.now());
     if (age?.heldBefore !== undefined) query.set('heldBefore', new Date(age.heldBefore).toISOString());
     if (age?.heldAfter !== undefined) query.set('heldAfter', new Date(age.heldAfter).toISOString());
@@ -76,6 +95,8 @@ export class QueueView {
     const page = await this.fetch(query);
     this.rows.clear();
     this.order = [];
+    this.picked.clear();
+    this.notifySelection();
     this.clearNews();
     byId('queue-rows').replaceChildren();
     this.append(page);
@@ -126,6 +147,20 @@ export class QueueView {
     const now = Date.now();
 
     const main = el('td', null, 'c-main');
+    const pick = el('input', null, 'pick');
+    pick.type = 'checkbox';
+    // A label element of its own, as every field has: its text for screen readers only.
+    const pickLabel = el('label', null, 'pick-label');
+    pickLabel.append(
+      pick,
+      el('span', 'Select ', 'visually-hidden'),
+      untrusted('span', item.title ?? item.hypothesisId, 'visually-hidden'),
+    );
+    pick.addEventListener('change', () => {
+      if (pick.checked) this.picked.add(item.hypothesisId);
+      else this.picked.delete(item.hypothesisId);
+      this.notifySelection();
+    });
     const open = el('button', null, 'open');
     open.type = 'button';
     open.append(untrusted('span', item.title ?? item.hypothesisId, 'title'));
@@ -135,7 +170,7 @@ export class QueueView {
     if (item.title !== undefined) meta.append(untrusted('span', item.hypothesisId, 'rid'), el('span', ' · '));
     meta.append(el('span', `r${item.revision}`));
     meta.title = `${item.hypothesisId}, revision ${item.revision}`;
-    head.append(open, meta);
+    head.append(pickLabel, open, meta);
     const preview = untrusted('span', item.preview || '(no text kept)', 'preview line');
     const why = el('span', null, 'why line');
     if (item.state === 'conflict') {
@@ -148,6 +183,12 @@ export class QueueView {
     const verdict = el('td', null, 'c-verdict');
     verdict.append(el('span', stateText(item.state), `badge s-${item.state}`));
     if (item.refusal) verdict.append(el('span', 'model refused', 'small'));
+    if (item.claim && Date.parse(item.claim.expiresAt) > now) {
+      const who = el('span', null, 'small claimed');
+      who.title = `Claimed until ${exactTime(item.claim.expiresAt)}`;
+      who.append(el('span', 'on it: '), untrusted('span', item.claim.by));
+      verdict.append(who);
+    }
 
     const cats = el('td', null, 'c-cats');
     const view = categoriesView(item);
@@ -169,6 +210,8 @@ export class QueueView {
   }
 
   private renderCounts(counts: QueueCounts, page: ReviewQueuePage): void {
+    const filtered = [...this.query.keys()].some((k) => k !== 'limit' && k !== 'order' && k !== 'cursor');
+    this.handlers.counted?.(counts, filtered);
     const label = (select: string, value: string, text: string, n?: number) => {
       const option = [...byId<HTMLSelectElement>(select).options].find((o) => o.value === value);
       if (option) option.textContent = n === undefined ? text : `${text} (${n})`;
@@ -239,6 +282,26 @@ export class QueueView {
     }, 400);
   }
 
+  /** The rows ticked, in the queue's order. */
+  selection(): ReviewQueueItem[] {
+    return this.order.filter((id) => this.picked.has(id)).map((id) => this.rows.get(id)!.item);
+  }
+
+  /** Ticks every row shown that waits for a decision, or none. */
+  selectAll(on: boolean): void {
+    for (const [id, row] of this.rows) {
+      const box = row.tr.querySelector<HTMLInputElement>('input.pick')!;
+      box.checked = on && !row.decided;
+      if (box.checked) this.picked.add(id);
+      else this.picked.delete(id);
+    }
+    this.notifySelection();
+  }
+
+  private notifySelection(): void {
+    this.handlers.selected?.(this.selection());
+  }
+
   /** Rows in order; the decided ones stay, marked, until the queue is read again. */
   ids(): string[] {
     return this.order;
@@ -296,6 +359,10 @@ export class QueueView {
     if (!row || row.decided) return;
     row.decided = true;
     row.tr.classList.add('decided');
+    const box = row.tr.querySelector<HTMLInputElement>('input.pick')!;
+    box.checked = false;
+    box.disabled = true;
+    if (this.picked.delete(id)) this.notifySelection();
     const cell = row.tr.querySelector('.c-verdict')!;
     const who = el('span', null, 'small');
     who.append(

@@ -21,10 +21,18 @@ export interface QueueEntry {
   state: 'quarantined' | 'blocked' | 'conflict';
   categories: readonly string[];
   degraded: boolean;
+  /** The verdict's confidence, 0 to 1: an order of its own. */
+  confidence: number;
+  /**
+   * The title and text as `searchKey` gives them, for a search
+   * (`QueueFilter.text`); the id is searched always. Absent when no search
+   * was asked: the text is read only then.
+   */
+  searchText?: string | undefined;
 }
 
 export const QUEUE_STATES = ['quarantined', 'blocked', 'conflict'] as const;
-export const QUEUE_ORDERS = ['oldest', 'newest'] as const;
+export const QUEUE_ORDERS = ['oldest', 'newest', 'most_confident', 'least_confident'] as const;
 export type QueueOrder = (typeof QUEUE_ORDERS)[number];
 
 export interface QueueFilter {
@@ -35,12 +43,39 @@ export interface QueueFilter {
   heldBefore?: number | undefined;
   /** Held at or after this time (ms): younger than an age. */
   heldAfter?: number | undefined;
+  /**
+   * Words that must each appear in the id, the title or the text (in any
+   * case, white space runs as one space): a search.
+   */
+  text?: string | undefined;
 }
 
-/** Where a page ended: the last entry given. */
+/** Where a page ended: the last entry given, and its confidence in the orders by confidence. */
 export interface QueueCursor {
   heldAt: number;
   hypothesisId: string;
+  confidence?: number | undefined;
+}
+
+/** Whether an order sorts by confidence first: its cursors carry the confidence. */
+export function byConfidence(order: QueueOrder): order is 'most_confident' | 'least_confident' {
+  return order === 'most_confident' || order === 'least_confident';
+}
+
+/** Text as a search compares it: compatibility forms folded, lower case, white space runs one space. */
+export function searchKey(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** The words of a search; none for a search of only white space. */
+export function searchWords(text: string | undefined): string[] {
+  return text === undefined ? [] : searchKey(text).split(' ').filter(Boolean);
+}
+
+function found(entry: QueueEntry, words: readonly string[]): boolean {
+  if (words.length === 0) return true;
+  const haystack = `${searchKey(entry.hypothesisId)} ${entry.searchText ?? ''}`;
+  return words.every((w) => haystack.includes(w));
 }
 
 const HOUR = 3600_000;
@@ -80,7 +115,15 @@ export interface QueuePage<T extends QueueEntry> {
 
 type FilterKey = keyof QueueFilter;
 
-function keeps(entry: QueueEntry, filter: QueueFilter, ignore?: FilterKey | 'age'): boolean {
+/** The filters, the search read into its words once for the whole queue. */
+type Filtering = QueueFilter & { words: readonly string[] };
+
+function filtering(filter: QueueFilter): Filtering {
+  return { ...filter, words: searchWords(filter.text) };
+}
+
+function keeps(entry: QueueEntry, filter: Filtering, ignore?: FilterKey | 'age'): boolean {
+  if (!found(entry, filter.words)) return false;
   if (ignore !== 'state' && filter.state !== undefined && entry.state !== filter.state) return false;
   if (ignore !== 'category' && filter.category !== undefined && !entry.categories.includes(filter.category)) {
     return false;
@@ -100,7 +143,8 @@ export function ageBand(heldAt: number, now: number): AgeBand {
 }
 
 /** The counts beside each filter (see QueueCounts). */
-export function countQueue(entries: readonly QueueEntry[], filter: QueueFilter, now: number): QueueCounts {
+export function countQueue(entries: readonly QueueEntry[], queueFilter: QueueFilter, now: number): QueueCounts {
+  const filter = filtering(queueFilter);
   const counts: QueueCounts = {
     all: entries.length,
     matching: 0,
@@ -121,29 +165,55 @@ export function countQueue(entries: readonly QueueEntry[], filter: QueueFilter, 
   return counts;
 }
 
-/** The queue's order: by held time, then by id, so two entries held in the same millisecond keep one order. */
-function compare(a: QueueCursor, b: QueueCursor): number {
+/** By held time, then by id, so two entries held in the same millisecond keep one order. */
+function compareHeld(a: QueueCursor, b: QueueCursor): number {
   if (a.heldAt !== b.heldAt) return a.heldAt - b.heldAt;
   return a.hypothesisId < b.hypothesisId ? -1 : a.hypothesisId > b.hypothesisId ? 1 : 0;
 }
 
 /**
+ * The queue's order, as a comparison of two entries (or an entry and a
+ * cursor): a total order, so that a keyset cursor is exact. By confidence,
+ * entries of equal confidence go oldest first whichever way confidence goes.
+ */
+function comparer(order: QueueOrder): (a: QueueCursor, b: QueueCursor) => number {
+  if (order === 'oldest') return compareHeld;
+  if (order === 'newest') return (a, b) => compareHeld(b, a);
+  const sign = order === 'least_confident' ? 1 : -1;
+  return (a, b) => {
+    const ca = a.confidence ?? 0;
+    const cb = b.confidence ?? 0;
+    return ca !== cb ? sign * (ca - cb) : compareHeld(a, b);
+  };
+}
+
+/**
  * A cursor as text: the held time, a `~`, and the id percent-encoded, so it
- * is safe in a query string as it is. Clients treat it as opaque.
+ * is safe in a query string as it is; in an order by confidence, `c`, the
+ * confidence and a `~` before them. Clients treat it as opaque.
  */
 export function encodeCursor(cursor: QueueCursor): string {
-  return `${cursor.heldAt}~${encodeURIComponent(cursor.hypothesisId)}`;
+  const held = `${cursor.heldAt}~${encodeURIComponent(cursor.hypothesisId)}`;
+  return cursor.confidence === undefined ? held : `c${cursor.confidence}~${held}`;
 }
 
 /** Undefined when `text` is not a cursor this module wrote. */
 export function decodeCursor(text: string): QueueCursor | undefined {
-  const m = /^(\d{1,16})~(.+)$/.exec(text);
+  const m = /^(?:c([0-9.e-]{1,24})~)?(\d{1,16})~(.+)$/.exec(text);
   if (!m) return undefined;
+  const confidence = m[1] === undefined ? undefined : Number(m[1]);
+  if (confidence !== undefined && !(confidence >= 0 && confidence <= 1)) return undefined;
   try {
-    return { heldAt: Number(m[1]), hypothesisId: decodeURIComponent(m[2]!) };
+    const cursor = { heldAt: Number(m[2]), hypothesisId: decodeURIComponent(m[3]!) };
+    return confidence === undefined ? cursor : { ...cursor, confidence };
   } catch {
     return undefined;
   }
+}
+
+/** Whether a cursor was written for an order: one by confidence carries the confidence, one by time does not. */
+export function cursorFits(cursor: QueueCursor, order: QueueOrder): boolean {
+  return (cursor.confidence !== undefined) === byConfidence(order);
 }
 
 /**
@@ -155,15 +225,21 @@ export function pageQueue<T extends QueueEntry>(
   options: { filter: QueueFilter; order: QueueOrder; cursor?: QueueCursor | undefined; limit: number; now: number },
 ): QueuePage<T> {
   const { filter, order, cursor, limit, now } = options;
-  const sign = order === 'oldest' ? 1 : -1;
+  const compare = comparer(order);
+  const chosen = filtering(filter);
   const kept = entries
-    .filter((e) => keeps(e, filter) && (cursor === undefined || sign * compare(e, cursor) > 0))
-    .sort((a, b) => sign * compare(a, b));
+    .filter((e) => keeps(e, chosen) && (cursor === undefined || compare(e, cursor) > 0))
+    .sort(compare);
   const page = kept.slice(0, limit);
   const last = page.at(-1);
+  const lastCursor = last && {
+    heldAt: last.heldAt,
+    hypothesisId: last.hypothesisId,
+    ...(byConfidence(order) ? { confidence: last.confidence } : {}),
+  };
   return {
     entries: page,
-    ...(kept.length > limit && last ? { nextCursor: encodeCursor(last) } : {}),
+    ...(kept.length > limit && lastCursor ? { nextCursor: encodeCursor(lastCursor) } : {}),
     counts: countQueue(entries, filter, now),
   };
 }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   countQueue,
+  cursorFits,
   decodeCursor,
   encodeCursor,
   pageQueue,
+  searchKey,
   type QueueEntry,
   type QueueFilter,
 } from '../../../src/safety/review/queue.js';
@@ -17,14 +19,15 @@ const entry = (id: string, hoursAgo: number, more: Partial<QueueEntry> = {}): Qu
   state: 'quarantined',
   categories: ['dual_use_bio'],
   degraded: false,
+  confidence: 0.5,
   ...more,
 });
 
 const queue: QueueEntry[] = [
-  entry('a', 200, { state: 'blocked', categories: ['weapons'] }),
-  entry('b', 30),
-  entry('c', 2, { categories: [], degraded: true }),
-  entry('d', 0.5, { categories: ['dual_use_bio', 'cbrn'], state: 'blocked' }),
+  entry('a', 200, { state: 'blocked', categories: ['weapons'], confidence: 0.9 }),
+  entry('b', 30, { confidence: 0.7 }),
+  entry('c', 2, { categories: [], degraded: true, confidence: 0 }),
+  entry('d', 0.5, { categories: ['dual_use_bio', 'cbrn'], state: 'blocked', confidence: 0.9 }),
   entry('e', 30), // held in the same millisecond as b: the id orders them
 ];
 
@@ -97,5 +100,55 @@ describe('the review queue', () => {
     for (const bad of ['', 'abc', '12', '~x', 'x~y', '1~%E0%A4%A', `${'9'.repeat(17)}~a`]) {
       expect(decodeCursor(bad), bad).toBeUndefined();
     }
+  });
+
+  it('orders by confidence either way, oldest first within one confidence, and pages by a cursor that carries it', () => {
+    expect(ids(page({}, { order: 'most_confident' }))).toEqual(['a', 'd', 'b', 'e', 'c']);
+    expect(ids(page({}, { order: 'least_confident' }))).toEqual(['c', 'e', 'b', 'a', 'd']);
+    const first = page({}, { order: 'most_confident', limit: 2 });
+    const cursor = decodeCursor(first.nextCursor!)!;
+    expect(cursor).toMatchObject({ hypothesisId: 'd', confidence: 0.9 });
+    expect(cursorFits(cursor, 'most_confident')).toBe(true);
+    expect(cursorFits(cursor, 'oldest')).toBe(false);
+    // b is re-assessed to a higher confidence meanwhile: it left the part already read, and is not given again.
+    const moved = queue.map((e) => (e.hypothesisId === 'b' ? { ...e, confidence: 0.95 } : e));
+    const second = pageQueue(moved, { filter: {}, order: 'most_confident', limit: 10, now: NOW, cursor });
+    expect(ids(second)).toEqual(['e', 'c']);
+    const low = page({}, { order: 'least_confident', limit: 3 });
+    expect(ids(page({}, { order: 'least_confident', cursor: decodeCursor(low.nextCursor!) }))).toEqual(['a', 'd']);
+  });
+
+  it('searches the id, title and text for every word, in any case and spacing, with the counts', () => {
+    const texts: Record<string, string> = {
+      a: 'Aerosol stability of spores',
+      b: 'Serial passage in ferrets',
+      c: 'Ferret transmission, aerosol route',
+      d: 'Toxin expression',
+    };
+    const searchable = queue.map((e) => ({ ...e, searchText: searchKey(texts[e.hypothesisId] ?? '') }));
+    const find = (text: string, filter: QueueFilter = {}) =>
+      pageQueue(searchable, { filter: { ...filter, text }, order: 'oldest', limit: 10, now: NOW });
+    expect(ids(find('AEROSOL'))).toEqual(['a', 'c']);
+    expect(ids(find('  ferret   aerosol '))).toEqual(['c']);
+    expect(ids(find('ferret'))).toEqual(['b', 'c']);
+    // The id is searched, the text need not be there.
+    expect(ids(pageQueue(queue, { filter: { text: 'e' }, order: 'oldest', limit: 10, now: NOW }))).toEqual(['e']);
+    expect(ids(find('aerosol', { state: 'blocked' }))).toEqual(['a']);
+    expect(ids(find('   '))).toEqual(['a', 'b', 'e', 'c', 'd']);
+    expect(ids(find('ｆｅｒｒｅｔ'))).toEqual(['b', 'c']);
+    const counts = find('aerosol').counts;
+    expect(counts).toMatchObject({
+      all: 5,
+      matching: 2,
+      state: { blocked: 1, quarantined: 1 },
+      degraded: { yes: 1, no: 1 },
+    });
+  });
+
+  it('reads back a confidence cursor and refuses one out of range', () => {
+    const cursor = { heldAt: 1_700_000_000_123, hypothesisId: 'x~1', confidence: 0.37 };
+    expect(decodeCursor(encodeCursor(cursor))).toEqual(cursor);
+    expect(decodeCursor(encodeCursor({ ...cursor, confidence: 0 }))).toEqual({ ...cursor, confidence: 0 });
+    for (const bad of ['c2~1~a', 'c-1~1~a', 'c~1~a', 'cNaN~1~a']) expect(decodeCursor(bad), bad).toBeUndefined();
   });
 });
