@@ -144,7 +144,11 @@ const LISTED: Case[] = [
   { args: ['quarantine', 'show'], code: 'USAGE', says: 'expected one hypothesis id, got none' },
   { args: ['quarantine', 'release', 'h-1', '--by', 'Dr Rao'], code: 'USAGE', says: '--note TEXT is required' },
   { args: ['quarantine', 'list', '--limit', 'all'], code: 'USAGE', says: '--limit must be a positive integer' },
-  { args: ['quarantine', 'purge'], code: 'USAGE', says: "expected list, show, release, confirm or reclassify, got 'purge'" },
+  {
+    args: ['quarantine', 'purge'],
+    code: 'USAGE',
+    says: "expected list, show, release, confirm or reclassify, got 'purge'",
+  },
   { args: ['verify', '--excerpt', 'x'], code: 'USAGE', says: '--url is required' },
   { args: ['verify', '--recheck', 'r-1', '--url', 'https://example.org/'], code: 'USAGE', says: 'not both' },
   {
