@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,5 +8,9 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Test files run in parallel; each one uses its own queue names and key prefix.
     pool: 'forks',
+    // Most test files wait on Redis, child processes, loopback servers and timers rather than
+    // compute, so one more file than there are cores keeps the cores busy (the default, one fewer,
+    // runs a single file at a time on two cores).
+    maxWorkers: availableParallelism() + 1,
   },
 });
