@@ -61,11 +61,11 @@ cosci-safety quarantine reclassify --degraded --by NAME [--note TEXT] [--limit N
   appended to the audit stream. With --revision, the decision is refused if a
   newer revision has arrived since; one another reviewer has claimed on the
   review page is refused (REVIEW_CLAIMED) unless --override-claim is given.
-  reclassify --degraded classifies the
-  degraded held verdicts again with the configured key (at most --limit,
-  200 at most): each clean new verdict replaces the degraded one with its own
-  audit entry and events, and one that does not hold it lets it out of the
-  queue; a second run finds nothing left to do.`;
+  reclassify --degraded classifies the degraded held verdicts again with the
+  configured key (at most --limit, 200 at most): each clean new verdict
+  replaces the degraded one, with its own audit entry and events, and one
+  that allows the hypothesis lets it out of the queue; a second run finds
+  nothing left to do.`;
 
 export const QUOTE_USAGE = `cosci-safety quote --id ID [--hypothesis] [--datamark]
   Reads untrusted text on stdin and prints it wrapped in boundary tags.
