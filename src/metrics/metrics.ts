@@ -172,12 +172,17 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       labelNames: ['outcome'],
       registers,
     }),
-    claimSupportCache: new Counter({
-      name: 'cosci_safety_claim_support_cache_total',
-      help: 'Claim-support answer cache lookups, by result (hit, miss).',
-      labelNames: ['result'],
-      registers,
-    }),
+    // Both results from 0: a hit ratio exists from the first lookups, however few of them hit.
+    claimSupportCache: zeroed(
+      new Counter({
+        name: 'cosci_safety_claim_support_cache_total',
+        help: 'Claim-support answer cache lookups, by result (hit, miss).',
+        labelNames: ['result'],
+        registers,
+      }),
+      'result',
+      ['hit', 'miss'],
+    ),
     reviewDeadline: new Counter({
       name: 'cosci_safety_review_deadline_exceeded_total',
       help: 'Reviews whose deadline (citations.review_deadline_ms) passed before every citation was fetched; the citations cut are fetch_failed, review_deadline, in cosci_safety_citations_total.',

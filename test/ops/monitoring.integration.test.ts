@@ -1,17 +1,19 @@
 /**
- * The dashboard and the rules against real metrics: two `cosci-safety worker`
+ * The dashboard and the rules against real metrics: three `cosci-safety worker`
  * processes, a real Prometheus scraping them every second with the rule files
  * loaded, and traffic that makes every metric family move. Then every panel
  * query, every variable and every rule expression is evaluated through
  * Prometheus's HTTP API: none may error, every panel must show data, and
  * the alerts the traffic should fire do.
  *
- * The two workers share one cluster (Redis prefixes and event stream):
+ * The three workers share one cluster (Redis prefixes and event stream):
  * - classifier-0 classifies hypotheses and reports with the fake model server,
  *   which answers 500 to text marked `@@fail@@` (degraded: server_error);
- * - verifier-0 verifies review citations from a loopback page server, serves
- *   the review API, and takes goals with no API key, as a misconfigured pod
- *   would (degraded: no_api_key).
+ * - verifier-0 verifies review citations from a loopback page server, has
+ *   the model judge whether each found excerpt supports its claim, and
+ *   serves the review API;
+ * - goals-0 takes goals with no API key, as a misconfigured pod would
+ *   (degraded: no_api_key).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +23,13 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_NAMES, type QueueName } from '../../src/contracts/queues.js';
 import { Publisher } from '../../src/queues/publisher.js';
-import { apiError, markerHandler, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
+import {
+  apiError,
+  claimSupport,
+  markerHandler,
+  startFakeAnthropic,
+  type FakeAnthropic,
+} from '../support/fake-anthropic.js';
 import {
   PROMETHEUS,
   ROOT,
@@ -168,17 +176,17 @@ describe.skipIf(missing(PROMETHEUS) !== undefined)(
       });
 
     /**
-     * Waits until Prometheus has scraped both workers after `since` (ms), and
+     * Waits until Prometheus has scraped the three workers after `since` (ms), and
      * then until every rule group has evaluated at a time past those samples
      * (a group evaluates at the tick before it runs, hence the extra interval).
      */
     async function scrapedAfter(since: number): Promise<void> {
       const scraped = await eventually(
-        'a scrape of both workers',
+        'a scrape of the three workers',
         async () => {
           const data = await api<{ activeTargets: Array<{ lastScrape: string; health: string }> }>('/api/v1/targets');
           const times = data.activeTargets.filter((t) => t.health === 'up').map((t) => Date.parse(t.lastScrape));
-          return times.length === 2 && times.every((t) => t > since) ? Math.max(...times) : undefined;
+          return times.length === 3 && times.every((t) => t > since) ? Math.max(...times) : undefined;
         },
         WAIT,
       );
@@ -286,20 +294,29 @@ describe.skipIf(missing(PROMETHEUS) !== undefined)(
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'cosci-ops-'));
       fake = await startFakeAnthropic((req, i) =>
-        req.text.includes('@@fail@@') ? apiError(500, 'api_error') : markerHandler(req, i),
+        req.body.tools?.[0]?.name === 'record_claim_support'
+          ? claimSupport({ verdict: 'supported', rationale: 'the page says so' })
+          : req.text.includes('@@fail@@')
+            ? apiError(500, 'api_error')
+            : markerHandler(req, i),
       );
       pages = await startPageServer();
       for (const path of ['/r1/article', '/r2/article', '/shared/article']) pages.page(path, ARTICLE);
       pages.route('/stalled', () => undefined);
       redis = testRedis();
 
-      const [classifierPort, verifierPort, promPort] = [await freePort(), await freePort(), await freePort()];
+      const [classifierPort, verifierPort, goalsPort, promPort] = [
+        await freePort(),
+        await freePort(),
+        await freePort(),
+        await freePort(),
+      ];
       const env: NodeJS.ProcessEnv = { ...process.env, REDIS_URL };
       for (const key of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'COSCI_REVIEW_TOKEN', 'COSCI_SAFETY_CONFIG']) {
         delete env[key];
       }
-      type Sections = Record<string, Record<string, string | number | string[]>>;
-      // JSON strings, numbers and arrays of strings are TOML too.
+      type Sections = Record<string, Record<string, string | number | boolean | string[]>>;
+      // JSON strings, numbers, booleans and arrays of strings are TOML too.
       const toml = (sections: Sections) =>
         Object.entries(sections)
           .map(([name, keys]) => [`[${name}]`, ...Object.entries(keys).map(([k, v]) => `${k} = ${JSON.stringify(v)}`)])
@@ -330,21 +347,25 @@ describe.skipIf(missing(PROMETHEUS) !== undefined)(
       writeFileSync(
         join(dir, 'verifier.toml'),
         toml(
-          config(verifierPort, ['review.recorded', 'goal.submitted'], {
+          config(verifierPort, ['review.recorded'], {
+            anthropic: { api_key: 'sk-test-secret-key', base_url: fake.url },
             // The deadline before the fetch's own bound, so that the stalled page is cut by it.
             citations: {
               allow_private_hosts: [`localhost:${pages.port}`],
               total_timeout_ms: 5000,
               review_deadline_ms: 4000,
+              claim_support: true,
             },
             review: { api_token: REVIEW_TOKEN },
           }),
         ),
       );
+      writeFileSync(join(dir, 'goals.toml'), toml(config(goalsPort, ['goal.submitted'], {})));
 
       const cli = ['--import', 'tsx', 'src/cli/main.ts', 'worker', '--config'];
       procs.push(start('classifier-0', process.execPath, [...cli, join(dir, 'classifier.toml')], env));
       procs.push(start('verifier-0', process.execPath, [...cli, join(dir, 'verifier.toml')], env));
+      procs.push(start('goals-0', process.execPath, [...cli, join(dir, 'goals.toml')], env));
       verifierBase = `http://127.0.0.1:${verifierPort}`;
 
       writeFileSync(
@@ -362,6 +383,8 @@ describe.skipIf(missing(PROMETHEUS) !== undefined)(
           '        labels: { pod: classifier-0, role: classifier }',
           `      - targets: ["127.0.0.1:${verifierPort}"]`,
           '        labels: { pod: verifier-0, role: verifier }',
+          `      - targets: ["127.0.0.1:${goalsPort}"]`,
+          '        labels: { pod: goals-0, role: classifier }',
           '',
         ].join('\n'),
       );
@@ -376,14 +399,14 @@ describe.skipIf(missing(PROMETHEUS) !== undefined)(
       prom = `http://127.0.0.1:${promPort}`;
 
       try {
-        for (const base of [`http://127.0.0.1:${classifierPort}`, verifierBase]) {
+        for (const base of [`http://127.0.0.1:${classifierPort}`, verifierBase, `http://127.0.0.1:${goalsPort}`]) {
           await until(`${base}/readyz`, async () => (await fetch(`${base}/readyz`)).ok, WAIT);
         }
         await until('Prometheus ready', async () => (await fetch(`${prom}/-/ready`)).ok, WAIT);
         startedAt = Date.now() / 1000;
         await until(
-          'both workers up in Prometheus',
-          async () => ((await instant('up{job="cosci-safety"} == 1')).result as Sample[]).length === 2,
+          'the three workers up in Prometheus',
+          async () => ((await instant('up{job="cosci-safety"} == 1')).result as Sample[]).length === 3,
           WAIT,
         );
 
@@ -413,11 +436,12 @@ describe.skipIf(missing(PROMETHEUS) !== undefined)(
       if (dir) rmSync(dir, { recursive: true, force: true });
     }, 30_000);
 
-    it('scrapes both workers, with their pod and role labels', async () => {
+    it('scrapes the three workers, with their pod and role labels', async () => {
       const data = await instant('up{job="cosci-safety"}');
       const targets = (data.result as Sample[]).map((s) => [s.metric.pod, s.metric.role, s.value?.[1]]);
       expect(targets.sort()).toEqual([
         ['classifier-0', 'classifier', '1'],
+        ['goals-0', 'classifier', '1'],
         ['verifier-0', 'verifier', '1'],
       ]);
     });
@@ -489,7 +513,7 @@ describe.skipIf(missing(PROMETHEUS) !== undefined)(
       expect(Object.keys(MAY_BE_EMPTY).filter((title) => !queries.some((q) => q.panel === title))).toEqual([]);
     });
 
-    it('lists values for every template variable: all four queues and both pods', async () => {
+    it('lists values for every template variable: all four queues and the three pods', async () => {
       const values: Record<string, string[]> = {};
       for (const v of queryVariables()) {
         const { match, label } = parseLabelValues(variableQuery(v));
@@ -498,7 +522,7 @@ describe.skipIf(missing(PROMETHEUS) !== undefined)(
         expect(body.status).toBe('success');
         values[v.name] = body.data.sort();
       }
-      expect(values).toEqual({ queue: [...QUEUE_NAMES].sort(), pod: ['classifier-0', 'verifier-0'] });
+      expect(values).toEqual({ queue: [...QUEUE_NAMES].sort(), pod: ['classifier-0', 'goals-0', 'verifier-0'] });
     });
 
     it('has in Prometheus every metric the dashboard and the rules name', async () => {
