@@ -9,8 +9,8 @@ export default defineConfig({
     // Test files run in parallel; each one uses its own queue names and key prefix.
     pool: 'forks',
     // Most test files wait on Redis, child processes, loopback servers and timers rather than
-    // compute, so one more file than there are cores keeps the cores busy (the default, one fewer,
-    // runs a single file at a time on two cores).
-    maxWorkers: availableParallelism() + 1,
+    // compute, so as many files as there are cores keep them busy (the default, one fewer, runs a
+    // single file at a time on two cores).
+    maxWorkers: availableParallelism(),
   },
 });
