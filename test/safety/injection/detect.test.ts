@@ -443,6 +443,9 @@ describe('detectInjection: the user set aside, leave claimed, a secret sent out'
     ['new_instructions', 'After centrifuging, discard the supernatant and resuspend the pellet.'],
     ['exfiltration', 'We grant you a licence to use the service, and we may share data with partners.'],
     ['new_instructions', 'The real goal of the policy is to cut emissions, and the real task is hard.'],
+    // A paper about these attacks describes them: the reader told "to" do it is named before.
+    ['override', "Attackers can instruct the agent to ignore the user's request."],
+    ['forced_reply', 'We embed prompts that ask LLM reviewers to give a positive review only, and measure compliance.'],
   ])('no strong %s in %j', (kind, text) => {
     expect(strong(text, kind)).toBe(false);
   });
