@@ -30,6 +30,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { exitCodeOfError } from '../src/cli/exit-codes.js';
+import { oneLine } from '../src/cli/run.js';
 import { loadConfig } from '../src/config/load.js';
 import { createLogger } from '../src/logging/logger.js';
 import { buildClaimSupport } from '../src/runtime/builders.js';
@@ -57,7 +58,7 @@ type Pair = z.infer<typeof PairSchema>;
 
 /** The one line of a failure, as the command line prints it, and its exit code. */
 function fail(err: CosciError): never {
-  console.error(`cosci-safety: ${err.code}: ${err.message.split('\n')[0]}`);
+  console.error(`cosci-safety: ${err.code}: ${oneLine(err.message)}`);
   process.exit(exitCodeOfError(err.code));
 }
 

@@ -5,18 +5,13 @@
  * the whole page costs a long prompt for every citation and buries the
  * passage. The bound is `citations.claim_support_window_chars`.
  */
+import { codePointBoundary } from '../text/code-points.js';
 
 export interface EvidenceWindow {
   /** Offsets of the passage in the page text. */
   start: number;
   end: number;
   text: string;
-}
-
-/** Moves an index off the second half of a surrogate pair. */
-function codePointBoundary(text: string, i: number): number {
-  const c = text.charCodeAt(i);
-  return i > 0 && i < text.length && c >= 0xdc00 && c <= 0xdfff ? i - 1 : i;
 }
 
 /** How far inward an edge may move to fall between words rather than inside one. */

@@ -5,17 +5,12 @@
  * a bound; merging takes the union of categories and the highest confidence.
  */
 import { flaggedCategories, type Assessment } from './assessment.js';
+import { codePointBoundary } from '../text/code-points.js';
 
 export interface Windows {
   windows: string[];
   /** Windows the whole text needs; more than `windows.length` when the bound cut it. */
   needed: number;
-}
-
-/** Moves an index off the second half of a surrogate pair. */
-function boundary(text: string, i: number): number {
-  const c = text.charCodeAt(i);
-  return i > 0 && i < text.length && c >= 0xdc00 && c <= 0xdfff ? i - 1 : i;
 }
 
 export function splitWindows(text: string, size: number, overlap: number, maxWindows: number): Windows {
@@ -24,8 +19,8 @@ export function splitWindows(text: string, size: number, overlap: number, maxWin
   const needed = Math.ceil((text.length - overlap) / step);
   const windows: string[] = [];
   for (let i = 0; i < Math.min(needed, maxWindows); i++) {
-    const from = boundary(text, i * step);
-    const to = boundary(text, Math.min(text.length, i * step + size));
+    const from = codePointBoundary(text, i * step);
+    const to = codePointBoundary(text, Math.min(text.length, i * step + size));
     windows.push(text.slice(from, to));
   }
   return { windows, needed };

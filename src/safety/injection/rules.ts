@@ -224,7 +224,11 @@ const DATA_NOUNS =
 const ASKED_SECRETS =
   'PASSWORDS?|PASSPHRASE|PASSCODE|PIN|SECRET(?:\\s+(?:KEY|WORD|CODE|PHRASE))?|API\\s+KEY|ACCESS\\s+CODE|CREDENTIALS|SECURITY\\s+CODE';
 const SECRET_OWNERS = '(?:SECRET|ADMIN|SYSTEM|ACCOUNT|CURRENT|LOGIN|MASTER|DATABASE)';
-/** What an attacker wants sent out: credentials, keys, the conversation, a mailbox. */
+/**
+ * What an attacker wants sent out to an address: credentials, keys, the
+ * conversation, a mailbox. Not SENT_OUT below, whose transcripts and cookies
+ * ordinary mail does send to an address (a transcript to admissions@...).
+ */
 const STOLEN =
   'PASSWD|ETC\\/(?:PASSWD|SHADOW|HOSTS)|ID_RSA|SSH\\s+KEYS?|PRIVATE\\s+KEYS?|(?<=\\.)ENV|ENVIRONMENT\\s+VARIABLES|API\\s+KEYS?|ACCESS\\s+TOKENS?|SECURITY\\s+CODES?|CREDIT\\s+CARD|SOCIAL\\s+SECURITY|SSN|SYSTEM\\s+PROMPT|CHAT\\s+HISTORY|CONVERSATION|PASSWORDS?|CREDENTIALS|INBOX|MAILBOX|CONTACTS|(?:ALL|EVERY)\\s+(?:THE\\s+|OF\\s+THE\\s+|MY\\s+|YOUR\\s+)?(?:FILES|E-?MAILS|MESSAGES|DOCUMENTS)|PAYMENT\\s+(?:METHODS|DETAILS|INFORMATION|INFO)|BANK(?:ING)?\\s+(?:DETAILS|INFORMATION|ACCOUNT\\s+(?:DETAILS|NUMBERS?))|MEDICAL\\s+(?:HISTORY|RECORDS)|HEALTH\\s+RECORDS|HOME\\s+ADDRESS|PHONE\\s+NUMBERS';
 /** The words STOLEN's entries begin with, where its rule may start. */

@@ -7,6 +7,7 @@
  */
 import { findTags } from './tags.js';
 import { neutralize } from './quote.js';
+import { codePointBoundary } from '../text/code-points.js';
 
 /** Characters of context kept at most on each side of a span. */
 export const SNIPPET_CONTEXT = 60;
@@ -32,24 +33,17 @@ export interface SpanExcerpt {
   after: string;
 }
 
-/** An index moved back off the second half of a surrogate pair, so that a cut keeps whole characters. */
-function whole(text: string, at: number): number {
-  const c = text.charCodeAt(at);
-  const p = text.charCodeAt(at - 1);
-  return at > 0 && at < text.length && c >= 0xdc00 && c <= 0xdfff && p >= 0xd800 && p <= 0xdbff ? at - 1 : at;
-}
-
 function piece(raw: string): string {
   return neutralize(raw.replace(/\s+/gu, ' '), { detect: false }).content;
 }
 
 /** The raw pieces around [start, end) of `text`, cut, with their ellipses; not yet neutralised. */
 function cut(text: string, start: number, end: number): SpanExcerpt {
-  const s = whole(text, Math.max(0, Math.min(start, text.length)));
-  const e = whole(text, Math.max(s, Math.min(end, text.length)));
-  const shown = whole(text, Math.min(e, s + SNIPPET_SPAN));
-  const from = whole(text, Math.max(0, s - SNIPPET_CONTEXT));
-  const until = whole(text, Math.min(text.length, e + SNIPPET_CONTEXT));
+  const s = codePointBoundary(text, Math.max(0, Math.min(start, text.length)));
+  const e = codePointBoundary(text, Math.max(s, Math.min(end, text.length)));
+  const shown = codePointBoundary(text, Math.min(e, s + SNIPPET_SPAN));
+  const from = codePointBoundary(text, Math.max(0, s - SNIPPET_CONTEXT));
+  const until = codePointBoundary(text, Math.min(text.length, e + SNIPPET_CONTEXT));
   return {
     before: `${from > 0 ? '… ' : ''}${text.slice(from, s).trimStart()}`,
     text: `${text.slice(s, shown)}${shown < e ? ' …' : ''}`,
