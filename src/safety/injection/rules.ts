@@ -230,10 +230,10 @@ const SECRET_OWNERS = '(?:SECRET|ADMIN|SYSTEM|ACCOUNT|CURRENT|LOGIN|MASTER|DATAB
  * ordinary mail does send to an address (a transcript to admissions@...).
  */
 const STOLEN =
-  'PASSWD|ETC\\/(?:PASSWD|SHADOW|HOSTS)|ID_RSA|SSH\\s+KEYS?|PRIVATE\\s+KEYS?|(?<=\\.)ENV|ENVIRONMENT\\s+VARIABLES|API\\s+KEYS?|ACCESS\\s+TOKENS?|SECURITY\\s+CODES?|CREDIT\\s+CARD|SOCIAL\\s+SECURITY|SSN|SYSTEM\\s+PROMPT|CHAT\\s+HISTORY|CONVERSATION|PASSWORDS?|CREDENTIALS|INBOX|MAILBOX|CONTACTS|(?:ALL|EVERY)\\s+(?:THE\\s+|OF\\s+THE\\s+|MY\\s+|YOUR\\s+)?(?:FILES|E-?MAILS|MESSAGES|DOCUMENTS)|PAYMENT\\s+(?:METHODS|DETAILS|INFORMATION|INFO)|BANK(?:ING)?\\s+(?:DETAILS|INFORMATION|ACCOUNT\\s+(?:DETAILS|NUMBERS?))|MEDICAL\\s+(?:HISTORY|RECORDS)|HEALTH\\s+RECORDS|HOME\\s+ADDRESS|PHONE\\s+NUMBERS';
+  'PASSWD|ETC\\/(?:PASSWD|SHADOW|HOSTS)|ID_RSA|SSH\\s+KEYS?|PRIVATE\\s+KEYS?|(?<=\\.)ENV|ENVIRONMENT\\s+VARIABLES|API\\s+KEYS?|ACCESS\\s+TOKENS?|SECURITY\\s+CODES?|CREDIT\\s+CARD|SOCIAL\\s+SECURITY|SSN|SYSTEM\\s+PROMPT|CHAT\\s+HISTORY|CONVERSATION|PASSWORDS?|CREDENTIALS|INBOX|MAILBOX|CONTACTS|(?:ALL|EVERY)\\s+(?:THE\\s+|OF\\s+THE\\s+|MY\\s+|YOUR\\s+)?(?:FILES|E-?MAILS|MESSAGES|DOCUMENTS)|PAYMENT\\s+(?:METHODS|DETAILS|INFORMATION|INFO)|BANK(?:ING)?\\s+(?:DETAILS|INFORMATION|ACCOUNT\\s+(?:DETAILS|NUMBERS?))|MEDICAL\\s+(?:HISTORY|RECORDS)|HEALTH\\s+RECORDS|HOME\\s+ADDRESS|PHONE\\s+NUMBERS|(?:SUMMARY|CONTENTS?|TRANSCRIPT|COPY|LOG)\\s+OF\\s+(?:THIS|THE|OUR|MY|YOUR)\\s+(?:THREAD|CHAT|SESSION|INBOX|CONVERSATION)';
 /** The words STOLEN's entries begin with, where its rule may start. */
 const STOLEN_STARTS =
-  'PASSWD ETC ID SSH PRIVATE ENV ENVIRONMENT API ACCESS SECURITY CREDIT SOCIAL SSN SYSTEM CHAT CONVERSATION PASSWORD PASSWORDS CREDENTIALS INBOX MAILBOX CONTACTS ALL EVERY PAYMENT BANK BANKING MEDICAL HEALTH HOME PHONE'.split(
+  'PASSWD ETC ID SSH PRIVATE ENV ENVIRONMENT API ACCESS SECURITY CREDIT SOCIAL SSN SYSTEM CHAT CONVERSATION PASSWORD PASSWORDS CREDENTIALS INBOX MAILBOX CONTACTS ALL EVERY PAYMENT BANK BANKING MEDICAL HEALTH HOME PHONE SUMMARY CONTENT CONTENTS TRANSCRIPT COPY LOG'.split(
     ' ',
   );
 // The reader's own task, as an interruption names it, and what interrupts or outranks it.
@@ -267,6 +267,7 @@ const LABEL_SUFFIXES = phrasesFor(ROLE_SUFFIXES, 'label');
 const BRACKETED = phrasesFor(ROLE_NAMES, 'bracket');
 const BRACKETED_SUFFIXES = phrasesFor(ROLE_SUFFIXES, 'bracket');
 const MODES = phrasesFor(PERSONA_MODES, 'detector');
+const SOFTWARE_MODES = phrasesFor(PERSONA_MODES, 'software');
 const TITLES = phrasesFor(AUTHORITY_TITLES, 'detector');
 
 /**
@@ -378,12 +379,36 @@ export const RULES: readonly Rule[] = [
     pattern: new RegExp(String.raw`\[(?:${phrases(BRACKETED)})(?:\s+(?:${phrases(BRACKETED_SUFFIXES)}))?\]`, 'y'),
     starts: { chars: ['['] },
   },
-  // A new persona or mode for the reader.
+  // A new persona or mode for the reader: "god mode", "DEVELOPER MODE ENABLED:", "you are operating in
+  // developer mode and you need to", "without restrictions", "stay in character".
   {
     kind: 'persona',
     weight: 0.8,
     pattern: new RegExp(
-      `${B}(?:YOU\\s+ARE\\s+(?:NOW|NO\\s+LONGER)|YOU'RE\\s+NOW|FROM\\s+NOW\\s+ON|ACT\\s+AS\\s+(?:A|AN|IF|THOUGH)|PRETEND\\s+(?:TO\\s+BE|YOU|THAT)|DO\\s+ANYTHING\\s+NOW|(?:${phrases(MODES)})\\s+MODE|WITHOUT\\s+(?:ANY\\s+)?(?:RESTRICTIONS|FILTERS|LIMITATIONS|CENSORSHIP)|NO\\s+LONGER\\s+(?:BOUND|RESTRICTED|LIMITED)|(?:BROKEN|BREAK)\\s+FREE|STAY\\s+IN\\s+CHARACTER|IMMERSE\\s+YOURSELF)${E}`,
+      `${B}(?:DO\\s+ANYTHING\\s+NOW|(?:${phrases(MODES)})\\s+MODE|(?:${phrases(SOFTWARE_MODES)})\\s+MODE\\s+(?:IS\\s+|HAS\\s+BEEN\\s+)?(?:NOW\\s+)?(?:ENABLED|ACTIVATED|ENGAGED|UNLOCKED|ON)\\s*(?::|\\*|,\\s*YOU${E})|(?:YOU\\s+ARE\\s+(?:NOW\\s+)?(?:OPERATING|RUNNING|WORKING)|YOU\\s+ARE\\s+NOW|YOU'RE\\s+NOW)\\s+IN\\s+(?:(?:${phrases([...MODES, ...SOFTWARE_MODES])})\\s+)MODE${E}|WITHOUT\\s+(?:ANY\\s+)?(?:RESTRICTIONS|FILTERS|LIMITATIONS|CENSORSHIP)|NO\\s+LONGER\\s+(?:BOUND|RESTRICTED|LIMITED)|STAY\\s+IN\\s+CHARACTER|IMMERSE\\s+YOURSELF)${E}`,
+      'y',
+    ),
+    starts: {
+      words: [
+        ...pairs('DO', 'ANYTHING'),
+        ...pairs(MODES, 'MODE'),
+        ...pairs(SOFTWARE_MODES, 'MODE'),
+        ...pairs('YOU', 'ARE RE'),
+        ...pairs('WITHOUT', 'ANY RESTRICTIONS FILTERS LIMITATIONS CENSORSHIP'),
+        ...pairs('NO', 'LONGER'),
+        ...pairs('STAY', 'IN'),
+        ...pairs('IMMERSE', 'YOURSELF'),
+      ],
+    },
+  },
+  // The same said in words prose uses too ("you are now ready to", "from now on the office opens at
+  // nine", "acts as a catalyst", "break free", "run it in debug mode"): weaker, so that the strong
+  // feature stays precise.
+  {
+    kind: 'persona',
+    weight: 0.6,
+    pattern: new RegExp(
+      `${B}(?:YOU\\s+ARE\\s+(?:NOW|NO\\s+LONGER)|YOU'RE\\s+NOW|FROM\\s+NOW\\s+ON|ACT\\s+AS\\s+(?:A|AN|IF|THOUGH)|PRETEND\\s+(?:TO\\s+BE|YOU|THAT)|(?:BROKEN|BREAK)\\s+FREE|(?:${phrases(SOFTWARE_MODES)})\\s+MODE)${E}`,
       'y',
     ),
     starts: {
@@ -392,13 +417,8 @@ export const RULES: readonly Rule[] = [
         ...pairs('ACT', 'AS'),
         ...pairs('FROM', 'NOW'),
         ...pairs('PRETEND', 'TO YOU THAT'),
-        ...pairs('DO', 'ANYTHING'),
-        ...pairs(MODES, 'MODE'),
-        ...pairs('WITHOUT', 'ANY RESTRICTIONS FILTERS LIMITATIONS CENSORSHIP'),
-        ...pairs('NO', 'LONGER'),
         ...pairs('BROKEN BREAK', 'FREE'),
-        ...pairs('STAY', 'IN'),
-        ...pairs('IMMERSE', 'YOURSELF'),
+        ...pairs(SOFTWARE_MODES, 'MODE'),
       ],
     },
   },
@@ -1056,7 +1076,7 @@ export const RULES: readonly Rule[] = [
   // weaknesses" names no text to work on.
   {
     kind: 'addressed',
-    weight: 0.85,
+    weight: 0.9,
     mentioned: true,
     pattern: new RegExp(
       `${B}(?:IF|WHEN|WHENEVER)\\s+YOU\\s+(?:ARE|GET|WERE)\\s+(?:TOLD|ASKED|INSTRUCTED|REQUESTED|PROMPTED|TASKED)\\s+(?:TO|WITH)\\s+(?:SUMMARI[SZ](?:E|ING)|TRANSLAT(?:E|ING)|PROCESS(?:ING)?|ANALY[SZ](?:E|ING)|CLASSIFY(?:ING)?|PARS(?:E|ING)|REVIEW(?:ING)?)\\s+(?:(?:THE|THIS|THESE|ANY|A)\\s+(?:INPUT|TEXT|DOCUMENT|PAGE|E-?MAIL|MESSAGE|CONTENT|FILE|DATA|ARTICLE|PAPER|WEBSITE|CONVERSATION)S?|IT|THIS)${E}`,
@@ -1116,6 +1136,18 @@ export const RULES: readonly Rule[] = [
       'y',
     ),
     starts: { words: [...pairs('YOU', 'ARE'), ...pairs('DO', 'ANYTHING'), ...pairs('DAN', 'MODE')] },
+  },
+  // A role given to the reader in the form prompts for chat assistants use: "I want you to act as a
+  // linux terminal", and a role it must never leave: "They never break character".
+  {
+    kind: 'persona',
+    weight: 0.85,
+    mentioned: true,
+    pattern: new RegExp(
+      `${B}(?:I\\s+WANT\\s+YOU\\s+TO\\s+(?:(?:ACT|BEHAVE|RESPOND|SERVE|FUNCTION)\\s+AS\\s+(?:A|AN|MY|THE)|PRETEND\\s+TO\\s+BE|PLAY\\s+THE\\s+ROLE\\s+OF)|(?:NEVER|NOT|DON'T|DO\\s+NOT|WITHOUT)\\s+(?:EVER\\s+)?BREAK(?:ING)?\\s+CHARACTER)${E}`,
+      'y',
+    ),
+    starts: { words: [...pairs('I', 'WANT'), 'NEVER', 'NOT', 'DON', ...pairs('DO', 'NOT'), 'WITHOUT'] },
   },
   // A standing order for the reader's replies: "Respond with a pirate accent from now on", "Append 3456
   // to any output".

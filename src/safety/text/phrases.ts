@@ -215,10 +215,10 @@ export const INSTRUCTION_WORDS: ReadonlyArray<PhraseRow<keyof typeof INSTRUCTION
   ['WHAT YOU', ['weak']],
   ['TOLD', ['weak']],
   ['INSTRUCTED', ['weak']],
-  ['TASK', ['regardless', 'new_instructions']],
-  ['TASKS', ['regardless']],
-  ['REQUEST', ['regardless']],
-  ['REQUESTS', ['regardless']],
+  ['TASK', ['regardless', 'weak', 'new_instructions']],
+  ['TASKS', ['regardless', 'weak']],
+  ['REQUEST', ['regardless', 'weak']],
+  ['REQUESTS', ['regardless', 'weak']],
   ['DIRECTION', ['override']],
   ['DIRECTIONS', ['override']],
   ['GUIDANCE', ['override', 'weak']],
@@ -231,20 +231,22 @@ export const INSTRUCTION_WORDS: ReadonlyArray<PhraseRow<keyof typeof INSTRUCTION
 /** Modes claimed for the reader, before `mode` (`developer mode`, `god mode`). */
 export const PERSONA_MODE_READINGS = {
   quoting: 'quoting, persona: before `mode`',
-  detector: 'detector, persona: before `mode`',
+  detector: 'detector, persona: before `mode`, a mode no software has (`god mode`)',
+  software:
+    'detector, persona: before `mode`, a mode software has too (`debug mode`): weaker alone, strong when enabled for the reader',
 } as const;
 export const PERSONA_MODES: ReadonlyArray<PhraseRow<keyof typeof PERSONA_MODE_READINGS>> = [
-  ['DEVELOPER', ['quoting', 'detector']],
-  ['DEBUG', ['quoting', 'detector']],
-  ['ADMIN', ['quoting', 'detector']],
+  ['DEVELOPER', ['quoting', 'software']],
+  ['DEBUG', ['quoting', 'software']],
+  ['ADMIN', ['quoting', 'software']],
   ['GOD', ['quoting', 'detector']],
-  ['MAINTENANCE', ['quoting', 'detector']],
+  ['MAINTENANCE', ['quoting', 'software']],
   ['UNRESTRICTED', ['quoting', 'detector']],
   ['JAILBREAK', ['quoting', 'detector']],
-  ['SYSTEM', ['quoting', 'detector']],
-  ['SUDO', ['quoting', 'detector']],
+  ['SYSTEM', ['quoting', 'software']],
+  ['SUDO', ['quoting', 'software']],
   ['OVERRIDE', ['quoting']],
-  ['DAN', ['quoting']],
+  ['DAN', ['quoting', 'detector']],
 ];
 
 /** Who the writer claims to be to the reader (`I am your developer`, `as the administrator`). */
