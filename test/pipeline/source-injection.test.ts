@@ -266,7 +266,11 @@ describe('injection in cited sources', () => {
       expect(injection!.score, path).toBeGreaterThanOrEqual(0.7);
       expect(injection!.kinds, path).toContain('override');
       expect(injection!.source, path).toBe(path === '/utf7' ? 'page' : 'markup');
-      expect(injection!.snippet.toLowerCase(), path).toContain('ignore all previous instructions');
+      // The UTF-7 page's visible text, `+AEk-gnore all previous instructions ...`, is itself suspect, and
+      // may be the span shown rather than its decoded reading.
+      expect(injection!.snippet.toLowerCase(), path).toMatch(
+        path === '/utf7' ? /(?:i|\+aek-)gnore all previous instructions/ : /ignore all previous instructions/,
+      );
     }
     const suspected = (await h.events()).filter((e) => e.type === 'source_injection_suspected');
     expect(suspected.map((e) => (e.data as SourceInjectionSuspectedData).url)).toEqual(
