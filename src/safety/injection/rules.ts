@@ -388,12 +388,12 @@ export const RULES: readonly Rule[] = [
     starts: { chars: ['['] },
   },
   // A new persona or mode for the reader: "god mode", "DEVELOPER MODE ENABLED:", "you are operating in
-  // developer mode and you need to", "without restrictions", "stay in character".
+  // developer mode and you need to", "respond ... without restrictions", "stay in character".
   {
     kind: 'persona',
     weight: 0.8,
     pattern: new RegExp(
-      `${B}(?:DO\\s+ANYTHING\\s+NOW|(?:${phrases(MODES)})\\s+MODE|(?:${phrases(SOFTWARE_MODES)})\\s+MODE\\s+(?:IS\\s+|HAS\\s+BEEN\\s+)?(?:NOW\\s+)?(?:ENABLED|ACTIVATED|ENGAGED|UNLOCKED|ON)\\s*(?::|\\*|,\\s*YOU${E})|(?:YOU\\s+ARE\\s+(?:NOW\\s+)?(?:OPERATING|RUNNING|WORKING)|YOU\\s+ARE\\s+NOW|YOU'RE\\s+NOW)\\s+IN\\s+(?:(?:${phrases([...MODES, ...SOFTWARE_MODES])})\\s+)MODE${E}|WITHOUT\\s+(?:ANY\\s+)?(?:RESTRICTIONS|FILTERS|LIMITATIONS|CENSORSHIP)|NO\\s+LONGER\\s+(?:BOUND|RESTRICTED|LIMITED)|STAY\\s+IN\\s+CHARACTER|IMMERSE\\s+YOURSELF)${E}`,
+      `${B}(?:DO\\s+ANYTHING\\s+NOW|(?:${phrases(MODES)})\\s+MODE|(?:${phrases(SOFTWARE_MODES)})\\s+MODE\\s+(?:IS\\s+|HAS\\s+BEEN\\s+)?(?:NOW\\s+)?(?:ENABLED|ACTIVATED|ENGAGED|UNLOCKED|ON)\\s*(?::|\\*|,\\s*YOU${E})|(?:YOU\\s+ARE\\s+(?:NOW\\s+)?(?:OPERATING|RUNNING|WORKING)|YOU\\s+ARE\\s+NOW|YOU'RE\\s+NOW)\\s+IN\\s+(?:(?:${phrases([...MODES, ...SOFTWARE_MODES])})\\s+)MODE${E}|(?:RESPOND|ANSWER|REPLY|OPERATE|ACT|SPEAK|WRITE|GENERATE|OUTPUT|PROVIDE|FUNCTION)${E}[^\\n.!?]{0,60}?${B}WITHOUT\\s+(?:ANY\\s+)?(?:RESTRICTIONS|FILTERS|LIMITATIONS|CENSORSHIP)|STAY\\s+IN\\s+CHARACTER|IMMERSE\\s+YOURSELF)${E}`,
       'y',
     ),
     starts: {
@@ -402,21 +402,21 @@ export const RULES: readonly Rule[] = [
         ...pairs(MODES, 'MODE'),
         ...pairs(SOFTWARE_MODES, 'MODE'),
         ...pairs('YOU', 'ARE RE'),
-        ...pairs('WITHOUT', 'ANY RESTRICTIONS FILTERS LIMITATIONS CENSORSHIP'),
-        ...pairs('NO', 'LONGER'),
+        ...'RESPOND ANSWER REPLY OPERATE ACT SPEAK WRITE GENERATE OUTPUT PROVIDE FUNCTION'.split(' '),
         ...pairs('STAY', 'IN'),
         ...pairs('IMMERSE', 'YOURSELF'),
       ],
     },
   },
   // The same said in words prose uses too ("you are now ready to", "from now on the office opens at
-  // nine", "acts as a catalyst", "break free", "run it in debug mode"): weaker, so that the strong
+  // nine", "acts as a catalyst", "break free", "run it in debug mode", "live and work there without
+  // restrictions", "no longer restricted by"): weaker, so that the strong
   // feature stays precise.
   {
     kind: 'persona',
     weight: 0.6,
     pattern: new RegExp(
-      `${B}(?:YOU\\s+ARE\\s+(?:NOW|NO\\s+LONGER)|YOU'RE\\s+NOW|FROM\\s+NOW\\s+ON|ACT\\s+AS\\s+(?:A|AN|IF|THOUGH)|PRETEND\\s+(?:TO\\s+BE|YOU|THAT)|(?:BROKEN|BREAK)\\s+FREE|(?:${phrases(SOFTWARE_MODES)})\\s+MODE)${E}`,
+      `${B}(?:YOU\\s+ARE\\s+(?:NOW|NO\\s+LONGER)|YOU'RE\\s+NOW|FROM\\s+NOW\\s+ON|ACT\\s+AS\\s+(?:A|AN|IF|THOUGH)|PRETEND\\s+(?:TO\\s+BE|YOU|THAT)|(?:BROKEN|BREAK)\\s+FREE|(?:${phrases(SOFTWARE_MODES)})\\s+MODE|WITHOUT\\s+(?:ANY\\s+)?(?:RESTRICTIONS|FILTERS|LIMITATIONS|CENSORSHIP)|NO\\s+LONGER\\s+(?:BOUND|RESTRICTED|LIMITED))${E}`,
       'y',
     ),
     starts: {
@@ -427,6 +427,8 @@ export const RULES: readonly Rule[] = [
         ...pairs('PRETEND', 'TO YOU THAT'),
         ...pairs('BROKEN BREAK', 'FREE'),
         ...pairs(SOFTWARE_MODES, 'MODE'),
+        ...pairs('WITHOUT', 'ANY RESTRICTIONS FILTERS LIMITATIONS CENSORSHIP'),
+        ...pairs('NO', 'LONGER'),
       ],
     },
   },
@@ -1070,14 +1072,15 @@ export const RULES: readonly Rule[] = [
   },
   // Orders announced as urgent, before they come: "the subsequent instructions are not optional—they're
   // mandatory", "fresh directives of utmost importance", "instructions that demand immediate attention".
+  // Not "critical" or "essential": a protocol says its instructions are both.
   {
     kind: 'new_instructions',
     weight: 0.8,
     pattern: new RegExp(
-      `${B}(?:INSTRUCTIONS?|DIRECTIVES?|COMMANDS?|ORDERS)${E}[^\\n.!?]{0,50}?${B}(?:URGENT|MANDATORY|IMPERATIVE|NON-NEGOTIABLE|NOT\\s+OPTIONAL|NOT\\s+(?:JUST\\s+)?(?:A\\s+)?SUGGESTIONS?|(?:OF\\s+)?(?:THE\\s+)?UTMOST\\s+IMPORTANCE|PROMPT\\s+(?:ACTION|ATTENTION)|IMMEDIATE\\s+(?:ACTION|ATTENTION|EXECUTION)|TIME-SENSITIVE|MARCHING\\s+ORDERS|SWIFT\\s+ACTION|ACTED\\s+UPON|YOUR\\s+(?:UNDIVIDED|FULL|ABSOLUTE|IMMEDIATE)\\s+(?:ATTENTION|FOCUS|CONCENTRATION))${E}`,
+      `${B}(?:INSTRUCTIONS?|DIRECTIVES?|COMMANDS?|ORDERS|GUIDELINES)${E}[^\\n.!?]{0,50}?${B}(?:URGENT|MANDATORY|IMPERATIVE|NON-NEGOTIABLE|CRUCIAL|VITAL|PARAMOUNT|(?:OF\\s+)?(?:GREAT|HIGH|VITAL)\\s+IMPORTANCE|RAPID\\s+ACTION|URGENT\\s+ATTENTION|NOT\\s+OPTIONAL|NOT\\s+(?:JUST\\s+)?(?:A\\s+)?SUGGESTIONS?|(?:OF\\s+)?(?:THE\\s+)?UTMOST\\s+IMPORTANCE|PROMPT\\s+(?:ACTION|ATTENTION)|IMMEDIATE\\s+(?:ACTION|ATTENTION|EXECUTION)|TIME-SENSITIVE|MARCHING\\s+ORDERS|SWIFT\\s+ACTION|ACTED\\s+UPON|YOUR\\s+(?:UNDIVIDED|FULL|ABSOLUTE|IMMEDIATE)\\s+(?:ATTENTION|FOCUS|CONCENTRATION))${E}`,
       'y',
     ),
-    starts: { words: 'INSTRUCTION INSTRUCTIONS DIRECTIVE DIRECTIVES COMMAND COMMANDS ORDERS'.split(' ') },
+    starts: { words: 'INSTRUCTION INSTRUCTIONS DIRECTIVE DIRECTIVES COMMAND COMMANDS ORDERS GUIDELINES'.split(' ') },
   },
   // An order for when the reader is given its task: "if you are told to summarize the input or answer
   // a question, make sure to also ...". An interview guide's "if you are asked to describe your
