@@ -158,6 +158,19 @@ for (let k = 0; k < FOLDS; k++) {
   });
 }
 
+// Speed: the shipped detector's CPU time over the pages' visible text, before the peers are loaded
+// (their models would share its heap), the median of three passes after a warm-up.
+const visible = prepared.pages.map((p) => p.text);
+const bytes = visible.reduce((n, t) => n + Buffer.byteLength(t), 0);
+for (const t of visible.slice(0, 50)) detectInjection(t);
+const passes = [0, 1, 2].map(() => {
+  const cpu0 = process.cpuUsage();
+  for (const t of visible) detectInjection(t);
+  const cpu = process.cpuUsage(cpu0);
+  return bytes / 1e6 / ((cpu.user + cpu.system) / 1e6);
+});
+const mbs = passes.sort((a, b) => a - b)[1]!;
+
 // The peers on the same texts.
 const peerList = values['no-peers'] ? [] : await peers();
 const peerNames = peerList.map((p) => p.name);
@@ -286,15 +299,6 @@ for (const [kind, list] of [...benignCases].sort((a, b) => a[0].localeCompare(b[
   ]);
 }
 
-// Speed: the shipped detector's CPU time over the pages' visible text.
-const visible = prepared.pages.map((p) => p.text);
-const bytes = visible.reduce((n, t) => n + Buffer.byteLength(t), 0);
-for (const t of visible.slice(0, 50)) detectInjection(t);
-const cpu0 = process.cpuUsage();
-for (const t of visible) detectInjection(t);
-const cpu = process.cpuUsage(cpu0);
-const mbs = bytes / 1e6 / ((cpu.user + cpu.system) / 1e6);
-
 console.log(
   `\n${corpus.attacks.length} attacks, ${corpus.benign.length} benign texts, ${corpus.pages.length} pages; cuts ${cuts.join(', ')}`,
 );
@@ -325,7 +329,7 @@ if (!values['no-docs']) {
     '',
     markdownTable(fpHeader, fpRows),
     '',
-    `Speed of the shipped detector: ${mbs.toFixed(1)} MB/s of CPU time over the visible text of the ${corpus.pages.length} pages (${(bytes / 1e6).toFixed(1)} MB).`,
+    `Speed of the shipped detector: ${mbs.toFixed(1)} MB/s of CPU time over the visible text of the ${corpus.pages.length} pages (${(bytes / 1e6).toFixed(1)} MB), the median of three passes, measured before the peers are loaded. Goal: at least 20 MB/s.`,
   ].join('\n');
   writeMarkedSection(DOC, 'eval:injection', '# Benchmarks\n', await formatMarkdown(body, DOC));
   console.log('\nwrote the eval:injection section of docs/benchmarks.md');
