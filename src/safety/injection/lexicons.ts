@@ -293,7 +293,7 @@ export const PERSONA_PHRASES: Record<string, readonly string[]> = {
   tr: ['artık sen', 'bundan sonra', 'gibi davran', 'rolüne bürün'],
   vi: ['bây giờ bạn là', 'từ bây giờ', 'hãy đóng vai', 'giả vờ'],
   id: ['sekarang kamu adalah', 'mulai sekarang', 'bertindaklah sebagai', 'berpura-puralah'],
-  zh: ['你现在是', '从现在开始', '扮演', '假装你是', '假装'],
+  zh: ['你现在是', '从现在开始', '扮演', '假装你是'],
   ja: ['あなたは今', '今から', 'として振る舞', 'ふりをして', 'になりきって'],
   ko: ['지금부터', '역할을 해', '인 척'],
 };
