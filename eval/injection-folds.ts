@@ -156,10 +156,11 @@ export const TARGETS: Partial<Record<BenignKind | 'page', number>> = {
  * The share of each goal the calibration folds are held to. A threshold set
  * at the goal on two folds is the one that fits those folds best, and other
  * texts sit above it more often: the evaluation's test folds flagged 1.3% of
- * pages against a 1% goal met on the calibration folds. Three quarters of
- * the goal leaves that margin.
+ * pages against a 1% goal met on the calibration folds, and 1.0% held to
+ * three quarters of it. Six tenths of the goal leaves that margin (0.6% of
+ * the test folds' pages, at a tenth of a point of recall).
  */
-export const CALIBRATION_MARGIN = 0.75;
+export const CALIBRATION_MARGIN = 0.6;
 
 /**
  * The threshold (a logit) calibrated on `folds`: for each target, at

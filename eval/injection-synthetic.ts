@@ -134,6 +134,18 @@ const BENIGN: Array<(r: Rand) => string> = [
     `Homework for Friday: write a ${pick(r, ['poem', 'short story', 'haiku', 'limerick'])} about ${pick(r, ['the sea', 'autumn', 'your home town', 'a river'])}. Use at least three images from nature.`,
   (r) =>
     `Exam question 4: Describe the ${pick(r, ['lifecycle of a butterfly', 'water cycle', 'process of photosynthesis'])} in no more than 200 words.`,
+  // Questions people put to one another, as forums, FAQs and the discussion of a paper do: a question
+  // to "you" names no AI reader either.
+  (r) =>
+    `Can you clarify how the ${pick(r, ['baseline', 'threshold', 'learning rate', 'control group'])} was chosen? It is not clear from Section ${2 + Math.floor(r() * 4)} what ${pick(r, ['the L1 norm is applied to', 'the second layer learns', 'the error bars show'])}. Do you mean ${pick(r, ['the mean', 'the median', 'the best run'])}?`,
+  (r) =>
+    `Thank you for your comments. Q: Please explain ${pick(r, ['how the gradients are computed', 'why the model fails on long inputs', 'the choice of metric'])}. A: We have added ${pick(r, ['a derivation', 'an ablation', 'a new figure'])} to Section ${2 + Math.floor(r() * 4)}.`,
+  (r) =>
+    `Can anyone tell me how to ${pick(r, ['reset the router', 'export my contacts', 'install the driver', 'clear the cache'])}? I tried ${pick(r, ['restarting it', 'the settings page', 'the help forum'])} but it did not work. Thanks in advance!`,
+  (r) =>
+    `Q: How do I ${pick(r, ['change my delivery address', 'cancel my order', 'update my payment method'])}? A: Go to ${pick(r, ['My Account', 'Settings', 'Orders'])} and choose Edit. If you need help, write to our support team.`,
+  (r) =>
+    `What is the ${pick(r, ['objective function', 'sample size', 'role of the decoder', 'evaluation metric'])} here? How would the results change with ${pick(r, ['more data', 'a different seed', 'another dataset'])}? Could you provide more detail on the ${pick(r, ['training set', 'hyper-parameters', 'statistical test'])}?`,
 ];
 
 /** SYNTHETIC_ATTACKS attacks and SYNTHETIC_BENIGN ordinary texts, the same on every run. */

@@ -147,7 +147,7 @@ if (!values['no-docs']) {
     '',
     `Written by \`npm run train:injection -- <corpus-dir>\` on ${runDate()}, on ${describeMachine()}; each run replaces this section. ` +
       `The shipped model is fitted on the development corpus's attacks (${corpus.attacks.filter((a) => !a.evalOnly).length}, evaluation-only files left out), its benign texts and pages but those of folds ${CALIBRATION_FOLDS.join(' and ')} of ${FOLDS} and the evaluation-only files, and the synthetic texts of eval/injection-synthetic.ts. ` +
-      `Those two folds, which the fit never saw, set the threshold: for each kind with a goal, at most three quarters of that share at or above it (CALIBRATION_MARGIN: a threshold fitted to two folds holds less well on others); the default threshold (${DEFAULT_INJECTION_THRESHOLD}) is put there. ` +
+      `Those two folds, which the fit never saw, set the threshold: for each kind with a goal, at most six tenths of that share at or above it (CALIBRATION_MARGIN: a threshold fitted to two folds holds less well on others); the default threshold (${DEFAULT_INJECTION_THRESHOLD}) is put there. ` +
       `The model file records the corpus digest (\`${corpus.digest.slice(0, 12)}…\`) and the code revision it was trained with. ` +
       'What it does on attack sources it never saw is in the eval:injection section.',
     '',

@@ -1489,10 +1489,10 @@ export const RULES: readonly Rule[] = [
   {
     kind: 'reader_reference',
     // "Your answer" is what forums and forms say to their readers too; "thank you for your response" (a
-    // rebuttal, a letter) thanks a person for one.
+    // rebuttal, a letter) thanks a person for one, and "submit your answer" is a form's button.
     weight: 0.6,
     pattern: new RegExp(
-      `${B}(?<!(?:THANKS?|THANK\\s+YOU)\\s+(?:(?:SO\\s+)?MUCH\\s+)?(?:FOR|IN\\s+ADVANCE\\s+FOR)\\s+)YOUR\\s+${alt(READER_OUTPUTS)}${E}`,
+      `${B}(?<!(?:THANKS?|THANK\\s+YOU)\\s+(?:(?:SO\\s+)?MUCH\\s+)?(?:FOR|IN\\s+ADVANCE\\s+FOR)\\s+|(?:SUBMIT|POST|EDIT|TYPE|ENTER|PREVIEW|SAVE|CANCEL|DELETE)\\s+)YOUR\\s+${alt(READER_OUTPUTS)}${E}`,
       'y',
     ),
     starts: { words: ['YOUR'] },
