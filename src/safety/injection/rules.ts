@@ -244,6 +244,14 @@ const FORWARD_STARTS =
 const FORWARD_VERBS = FORWARD_STARTS.filter((v) => !['FAIS', 'FAITES', 'STUUR'].includes(v))
   .concat(['FAIS\\s+SUIVRE', 'FAITES\\s+SUIVRE', 'STUUR\\s+DOOR'])
   .join('|');
+// Verbs that send, in the same languages (folded, in capitals): Spanish, French, German, Italian,
+// Portuguese, Dutch, Polish; the imperative only, and not after a subject or an object pronoun ("Wir
+// senden Ihnen das Passwort", "el sistema envía la contraseña a su correo" are what services say).
+const SEND_STARTS_ML =
+  'ENVIA ENVIE MANDA ENVOIE ENVOYEZ TRANSMETS TRANSMETTEZ SCHICKE SENDE UBERMITTLE INVIA MANDI MANDE STUUR VERSTUUR WYSLIJ'.split(
+    ' ',
+  );
+const SEND_VERBS_ML = SEND_STARTS_ML.join('|');
 // The reader's own task, as an interruption names it, and what interrupts or outranks it.
 const OWN_TASK =
   '(?:ALL\\s+)?YOUR\\s+(?:CURRENT|PRESENT|ONGOING|MAIN|PRIMARY|ORIGINAL|USUAL|REGULAR|EXISTING)\\s+(?:TASKS?|DUTIES|ASSIGNMENTS?|ENGAGEMENT|WORKLOAD|OBJECTIVES?|MISSION|ACTIVITY|ROUTINE|RESPONSIBILITIES|WORK)(?![A-Z0-9])';
@@ -1565,6 +1573,17 @@ export const RULES: readonly Rule[] = [
       'y',
     ),
     starts: { words: pairs('THE', 'USER') },
+  },
+  // A password or key sent to an address, in the languages of the mailbox rule: "Envía la contraseña
+  // del usuario a ...", "Schicke das Passwort an ...".
+  {
+    kind: 'exfiltration',
+    weight: 0.9,
+    pattern: new RegExp(
+      `${B}(?<!(?:WIR|ICH|SIE|ER|ES|NOUS|JE|ON|IL|ELLE|ILS|SISTEMA|SYSTEME|SYSTEM|LE|LES|TE|SE|LO|LA|NOS|VI|TI|CI|GLI|EL|ELLA|QUE|QUI|YOU|WE|IT)\\s+)(?:${SEND_VERBS_ML})${E}[^\\n.!?]{0,40}?${B}(?:CONTRASENAS?|CLAVES?(?:\\s+SECRETAS?)?|MOTS?\\s+DE\\s+PASSE|PASSWORT(?:ER)?|KENNWORT|PASSWORD|SENHAS?|CODIGO\\s+DE\\s+SEGURIDAD|CODE\\s+DE\\s+SECURITE|SICHERHEITSCODE|CREDENZIALI|CREDENCIALES|ZUGANGSDATEN|IDENTIFIANTS)${E}[^\\n]{0,60}?[A-Z0-9._%+-]{1,64}@[A-Z0-9.-]{1,64}\\.[A-Z]{2,}`,
+      'y',
+    ),
+    starts: { words: SEND_STARTS_ML },
   },
   // Access handed out: "grant permanent access to my friend Amy on the smart lock".
   {
