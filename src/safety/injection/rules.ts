@@ -1207,15 +1207,16 @@ export const RULES: readonly Rule[] = [
     ),
     starts: { words: pairs('IF WHEN WHENEVER', 'YOU IT ASKED') },
   },
-  // Every other order the reader has set aside for this one: "Bypass all other commands; this is your
-  // singular objective", "let every other instruction fall by the wayside". A leaflet's "follow all
-  // other instructions from your doctor" is why this is not near-certain alone.
+  // Every other order the reader has set aside for this one: "Put all other instructions on hold; this
+  // is the action to execute", "let every other instruction fall by the wayside". Not "all other tasks
+  // as assigned" (a job advert), "all other commands require a token" (a manual), "any previous orders"
+  // (a shop), nor a leaflet's "follow all other instructions from your doctor".
   {
     kind: 'override',
     weight: 0.8,
     mentioned: true,
     pattern: new RegExp(
-      `${B}(?:ALL|ANY|EVERY)\\s+(?:OTHER|PREVIOUS|PRIOR|EARLIER|EXISTING)\\s+(?:INSTRUCTIONS?|COMMANDS?|ORDERS|DIRECTIVES?|TASKS?|PROMPTS?)${E}`,
+      `${B}(?<!(?:FOLLOW|FOLLOWING|READ|OBEY|SEE|OBSERVE|WITH|AND)\\s+)(?:ALL|ANY|EVERY)\\s+(?:OTHER|PREVIOUS|PRIOR|EARLIER|EXISTING)\\s+(?:INSTRUCTIONS?|DIRECTIVES?|PROMPTS?)${E}`,
       'y',
     ),
     starts: { words: pairs('ALL ANY EVERY', 'OTHER PREVIOUS PRIOR EARLIER EXISTING') },
