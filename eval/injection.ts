@@ -31,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { commandArgs } from './command-args.js';
 import { readCorpus, SOURCES } from './injection-data.js';
 import {
+  CALIBRATION_MARGIN,
   FOLDS,
   PAGE_TARGET,
   TARGETS,
@@ -315,7 +316,7 @@ if (!values['no-docs']) {
     '## Injection detection',
     '',
     `Written by \`npm run eval:injection -- <corpus-dir>\` on ${runDate()}, on ${describeMachine()}; each run replaces this section. ` +
-      `Every figure is of texts the model that scored them never saw. For each of the development corpus's six attack sources, a model is trained as the shipped one is but without that source, and without three of ${FOLDS} folds of the benign texts and pages (drawn by group, so rows built from one template stay together); two of those folds set its threshold (for each kind with a goal, at most that share at or above it) and the third is its test fold. ` +
+      `Every figure is of texts the model that scored them never saw. For each of the development corpus's six attack sources, a model is trained as the shipped one is but without that source, and without three of ${FOLDS} folds of the benign texts and pages (drawn by group, so rows built from one template stay together); two of those folds set its threshold (for each kind with a goal, at most ${CALIBRATION_MARGIN} of that share at or above it) and the third is its test fold. The rules were written from the threat model and from reading the attacks of every source, so these figures are blind for the model's part and not for the rules'. ` +
       "The left-out source's attacks are tested alone, placed inside one of the test fold's real pages (its visible text, at a random sentence or line boundary) and inside a PubMed abstract; WASP's attacks, evaluation only, are tested across the runs. " +
       'Every benign text and page is tested once, in the run of its fold; a page counts as the citation scan reads it (visible text, scripts’ JSON, markup texts). ' +
       'The synthetic texts of eval/injection-synthetic.ts are in every run’s training and in no test. ' +
