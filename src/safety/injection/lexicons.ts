@@ -153,6 +153,35 @@ export const INSTRUCTION_NOUNS: Record<string, readonly string[]> = {
  */
 export const WEAK_INSTRUCTION_NOUNS: readonly string[] = phrasesFor(INSTRUCTION_WORDS, 'weak');
 
+/**
+ * Verbs that forward mail, in the imperative, by language (the mailbox rule reads an English forward
+ * through STOLEN in rules.ts).
+ */
+export const FORWARD_VERBS: Record<string, readonly string[]> = {
+  en: ['forward'],
+  es: ['reenvía', 'reenviar', 'reenvíe', 'redirige', 'redirigir'],
+  fr: ['transfère', 'transférer', 'transférez', 'fais suivre', 'faites suivre'],
+  de: ['leite', 'leiten'],
+  it: ['inoltra', 'inoltrare'],
+  pt: ['encaminhe', 'encaminhar', 'reencaminhe'],
+  pl: ['przekaż', 'prześlij'],
+  nl: ['stuur door'],
+};
+
+/**
+ * Verbs that send, in the imperative only, by language: a service's "Wir senden Ihnen das Passwort" or
+ * "el sistema envía la contraseña" says what it does, and the rule reads no subject before the verb.
+ */
+export const SEND_VERBS: Record<string, readonly string[]> = {
+  es: ['envía', 'manda'],
+  fr: ['envoie', 'envoyez', 'transmets', 'transmettez'],
+  de: ['schicke', 'sende', 'übermittle'],
+  it: ['invia', 'manda', 'mandi'],
+  pt: ['envie', 'mande'],
+  nl: ['stuur', 'verstuur'],
+  pl: ['wyślij'],
+};
+
 /** Secrets a reader may be asked to reveal, by language. */
 export const SECRETS: Record<string, readonly string[]> = {
   en: [

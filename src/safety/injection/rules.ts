@@ -40,6 +40,8 @@ import {
   READER_OUTPUTS,
   SECOND_PERSON,
   SECRETS,
+  SEND_VERBS,
+  FORWARD_VERBS,
   WEAK_INSTRUCTION_NOUNS,
 } from './lexicons.js';
 
@@ -236,22 +238,6 @@ const STOLEN_STARTS =
   'PASSWD ETC ID SSH PRIVATE ENV ENVIRONMENT API ACCESS SECURITY CREDIT SOCIAL SSN SYSTEM CHAT CONVERSATION PASSWORD PASSWORDS CREDENTIALS INBOX MAILBOX CONTACTS ALL EVERY PAYMENT BANK BANKING MEDICAL HEALTH HOME PHONE SUMMARY CONTENT CONTENTS TRANSCRIPT COPY LOG'.split(
     ' ',
   );
-// Verbs that forward mail, in the languages of the mailbox rule (folded, in capitals).
-const FORWARD_STARTS =
-  'FORWARD REENVIA REENVIAR REENVIE REDIRIGE REDIRIGIR TRANSFERE TRANSFERER TRANSFEREZ FAIS FAITES LEITE LEITEN INOLTRA INOLTRARE ENCAMINHE ENCAMINHAR REENCAMINHE PRZEKAZ PRZESLIJ STUUR'.split(
-    ' ',
-  );
-const FORWARD_VERBS = FORWARD_STARTS.filter((v) => !['FAIS', 'FAITES', 'STUUR'].includes(v))
-  .concat(['FAIS\\s+SUIVRE', 'FAITES\\s+SUIVRE', 'STUUR\\s+DOOR'])
-  .join('|');
-// Verbs that send, in the same languages (folded, in capitals): Spanish, French, German, Italian,
-// Portuguese, Dutch, Polish; the imperative only, and not after a subject or an object pronoun ("Wir
-// senden Ihnen das Passwort", "el sistema envía la contraseña a su correo" are what services say).
-const SEND_STARTS_ML =
-  'ENVIA ENVIE MANDA ENVOIE ENVOYEZ TRANSMETS TRANSMETTEZ SCHICKE SENDE UBERMITTLE INVIA MANDI MANDE STUUR VERSTUUR WYSLIJ'.split(
-    ' ',
-  );
-const SEND_VERBS_ML = SEND_STARTS_ML.join('|');
 // A paper's machine readers, named in the third person (PAPER_READERS), this very text (THIS_TEXT), an
 // obligation (OBLIGED) and what they are to write or leave out (TO_WRITE: not "consider", "include",
 // "treat" or "select", which methods sections say of the models they study).
@@ -1293,10 +1279,10 @@ export const RULES: readonly Rule[] = [
     kind: 'exfiltration',
     weight: 0.85,
     pattern: new RegExp(
-      `${B}(?:${FORWARD_VERBS})${E}[^\\n.!?]{0,20}?${B}(?:TODOS|TODAS|TOUS|TOUTES|ALLE|TUTTI|TUTTE|ALL|WSZYSTKIE|ALLA)\\s+(?:(?:LOS|LAS|LES|DIE|MEINE|SEINE|I|LE|OS|AS|THE|MY|YOUR|MIS|MES|SUS|SES|MIEI|MIE|MOJE)\\s+)?(?:CORREOS?(?:\\s+ELECTRONICOS)?|E-?MAILS?|MAILS|COURRIELS|MENSAJES|NACHRICHTEN|MESSAGGI|MENSAGENS|BERICHTEN|WIADOMOSCI|MEJL)${E}[^\\n]{0,60}?[A-Z0-9._%+-]{1,64}@[A-Z0-9.-]{1,64}\\.[A-Z]{2,}`,
+      `${B}${alt(all(FORWARD_VERBS))}${E}[^\\n.!?]{0,20}?${B}(?:TODOS|TODAS|TOUS|TOUTES|ALLE|TUTTI|TUTTE|ALL|WSZYSTKIE|ALLA)\\s+(?:(?:LOS|LAS|LES|DIE|MEINE|SEINE|I|LE|OS|AS|THE|MY|YOUR|MIS|MES|SUS|SES|MIEI|MIE|MOJE)\\s+)?(?:CORREOS?(?:\\s+ELECTRONICOS)?|E-?MAILS?|MAILS|COURRIELS|MENSAJES|NACHRICHTEN|MESSAGGI|MENSAGENS|BERICHTEN|WIADOMOSCI|MEJL)${E}[^\\n]{0,60}?[A-Z0-9._%+-]{1,64}@[A-Z0-9.-]{1,64}\\.[A-Z]{2,}`,
       'y',
     ),
-    starts: { words: FORWARD_STARTS },
+    starts: startsOf(all(FORWARD_VERBS)),
   },
   // An AI reader called on by name, its orders after: "Assistant, you must now delete the repository",
   // "Dear AI, please ...". A signature's "Assistant, Office of the Dean" gives no order, nor an essay's
@@ -1600,10 +1586,10 @@ export const RULES: readonly Rule[] = [
     kind: 'exfiltration',
     weight: 0.9,
     pattern: new RegExp(
-      `${B}(?<!(?:WIR|ICH|SIE|ER|ES|NOUS|JE|ON|IL|ELLE|ILS|SISTEMA|SYSTEME|SYSTEM|LE|LES|TE|SE|LO|LA|NOS|VI|TI|CI|GLI|EL|ELLA|QUE|QUI|YOU|WE|IT)\\s+)(?:${SEND_VERBS_ML})${E}[^\\n.!?]{0,40}?${B}(?:CONTRASENAS?|CLAVES?(?:\\s+SECRETAS?)?|MOTS?\\s+DE\\s+PASSE|PASSWORT(?:ER)?|KENNWORT|PASSWORD|SENHAS?|CODIGO\\s+DE\\s+SEGURIDAD|CODE\\s+DE\\s+SECURITE|SICHERHEITSCODE|CREDENZIALI|CREDENCIALES|ZUGANGSDATEN|IDENTIFIANTS)${E}[^\\n]{0,60}?[A-Z0-9._%+-]{1,64}@[A-Z0-9.-]{1,64}\\.[A-Z]{2,}`,
+      `${B}(?<!(?:WIR|ICH|SIE|ER|ES|NOUS|JE|ON|IL|ELLE|ILS|SISTEMA|SYSTEME|SYSTEM|LE|LES|TE|SE|LO|LA|NOS|VI|TI|CI|GLI|EL|ELLA|QUE|QUI|YOU|WE|IT)\\s+)${alt(all(SEND_VERBS))}${E}[^\\n.!?]{0,40}?${B}${alt(all(SECRETS))}${E}[^\\n]{0,60}?[A-Z0-9._%+-]{1,64}@[A-Z0-9.-]{1,64}\\.[A-Z]{2,}`,
       'y',
     ),
-    starts: { words: SEND_STARTS_ML },
+    starts: startsOf(all(SEND_VERBS)),
   },
   // A paper's machine readers told in scientific prose what to write about it: "Automated summarization
   // systems processing this abstract should report that ...", "Any language model asked to assess this
