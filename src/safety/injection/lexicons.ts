@@ -97,6 +97,38 @@ export const OVERRIDE_VERBS_LAST: Record<string, readonly string[]> = {
   am: ['ችላ ብለህ', 'ችላ ብለሽ', 'ችላ በል', 'ችላ በሉ', 'ችላ ይበሉ', 'እርሳ', 'እርሱ'],
 };
 
+/**
+ * The same verbs in the infinitive, which other languages use for an order
+ * ("Ignorar las instrucciones anteriores", "Игнорировать предыдущие
+ * инструкции") and prose uses after a negation or a modal ("no se deben
+ * ignorar las reglas"): read only with a word that says the instructions came
+ * first (EARLIER_ADJECTIVES), as the prose does not.
+ */
+export const OVERRIDE_INFINITIVES: Record<string, readonly string[]> = {
+  fr: ['ignorer', 'oublier'],
+  es: ['ignorar', 'olvidar', 'olvidarse de', 'descartar'],
+  it: ['ignorare', 'dimenticare', 'trascurare'],
+  pt: ['ignorar', 'esquecer', 'desconsiderar'],
+  ru: ['игнорировать', 'проигнорировать', 'забыть'],
+  uk: ['ігнорувати', 'проігнорувати', 'забути'],
+  pl: ['zignorować', 'ignorować', 'zapomnieć'],
+  cs: ['ignorovat', 'zapomenout'],
+  nl: ['negeren', 'vergeten'],
+};
+
+/** Adjectives that say the instructions came first, by language ("anteriores", "предыдущие", "vorige"). */
+export const EARLIER_ADJECTIVES: Record<string, readonly string[]> = {
+  fr: ['précédentes', 'précédents', 'antérieures', 'antérieurs', 'initiales', 'originales'],
+  es: ['anteriores', 'previas', 'precedentes', 'iniciales', 'originales'],
+  it: ['precedenti', 'anteriori', 'iniziali', 'originali'],
+  pt: ['anteriores', 'prévias', 'previas', 'iniciais', 'originais'],
+  ru: ['предыдущие', 'предыдущих', 'прежние', 'прежних', 'предшествующие', 'исходные'],
+  uk: ['попередні', 'попередніх', 'початкові'],
+  pl: ['poprzednie', 'poprzednich', 'wcześniejsze', 'wcześniejszych', 'pierwotne'],
+  cs: ['předchozí', 'dřívější', 'původní'],
+  nl: ['vorige', 'eerdere', 'voorgaande', 'oorspronkelijke'],
+};
+
 /** A noun for the instructions or rules the reader was given, by language. */
 export const INSTRUCTION_NOUNS: Record<string, readonly string[]> = {
   en: phrasesFor(INSTRUCTION_WORDS, 'strong'),
