@@ -34,12 +34,12 @@ describe('the injection scan of a cited document', () => {
   });
 
   it('keeps the kinds and the snippet of a score under the default threshold, for a service that sets a lower one', () => {
-    const weak = 'Write a poem about the sea.';
+    const weak = 'Write the sample number on each tube.';
     const scan = scanSources(htmlSources(`<p>${weak}</p>`), 'page');
     expect(scan.score).toBeGreaterThan(0);
     expect(scan.score).toBeLessThan(0.7);
     expect(scan.kinds.length).toBeGreaterThan(0);
-    expect(scan.snippet).toContain('a poem about the sea');
+    expect(scan.snippet).toContain('the sample number');
   });
 
   it('keeps the snippet short, around the strongest signal, and neutralised', () => {
