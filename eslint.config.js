@@ -65,6 +65,29 @@ export default tseslint.config(
       ],
     },
   },
+  // The rule files sit a folder deeper (src/safety/injection/rules/): the same purity, counted from there.
+  {
+    files: ['src/safety/injection/rules/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...ioPackages(),
+            {
+              regex: '^\\.\\./\\.\\./\\.\\./(?!safety/|errors\\.js$)|^\\.\\./\\.\\./(?!\\.\\./|text/|injection/)',
+              message: 'src/safety is pure: it imports only src/safety and src/errors.ts',
+            },
+            {
+              regex: '(^|/)quoting(/|$)',
+              message:
+                'quoting uses the injection detector, not the reverse; shared text reading is in src/safety/text',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['src/contracts/**/*.ts'],
     rules: {

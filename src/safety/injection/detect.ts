@@ -7,7 +7,7 @@
  * character references and escapes, Unicode tags) hides nothing here either.
  * One pass over the view (scan.ts) reads it:
  *
- * - the rules (rules.ts, lexicons.ts) find signals, each rule tried only at
+ * - the rules (rules.ts and its files in rules/, lexicons.ts) find signals, each rule tried only at
  *   the words and characters where it can begin; phrases spelt out with
  *   spaces or separators between the letters are read too;
  * - each word is hashed (unigram and bigram) and given its classes

@@ -1,7 +1,7 @@
 /**
  * Words and phrases the injection rules look for, in several languages.
  *
- * Each entry is written as a person would type it; rules.ts folds it through
+ * Each entry is written as a person would type it; the rules (rules/) fold it through
  * the same normaliser as the text (foldText), so a lexicon word and the text
  * meet in the normalised view whatever their case, accents or lookalike
  * letters (a Cyrillic `о` and a Latin `O` fold alike on both sides).
@@ -82,7 +82,7 @@ export const OVERRIDE_VERBS: Record<string, readonly string[]> = {
 
 /**
  * Verbs of disregard in languages that put the verb after its object
- * ("the previous instructions ignore"): rules.ts looks for a noun of
+ * ("the previous instructions ignore"): the override rules (rules/override.ts) look for a noun of
  * INSTRUCTION_NOUNS first, then one of these.
  */
 export const OVERRIDE_VERBS_LAST: Record<string, readonly string[]> = {
@@ -187,7 +187,7 @@ export const WEAK_INSTRUCTION_NOUNS: readonly string[] = phrasesFor(INSTRUCTION_
 
 /**
  * Verbs that forward mail, in the imperative, by language (the mailbox rule reads an English forward
- * through STOLEN in rules.ts).
+ * through STOLEN in rules/patterns.ts).
  */
 export const FORWARD_VERBS: Record<string, readonly string[]> = {
   en: ['forward'],
@@ -317,7 +317,7 @@ export const SECOND_PERSON: readonly string[] = [
 
 /**
  * A new persona or mode for the reader, in languages other than English
- * (rules.ts has the English forms as a pattern): "you are now", "from now
+ * (rules/persona.ts has the English forms as a pattern): "you are now", "from now
  * on", "act as", "pretend to be".
  */
 export const PERSONA_PHRASES: Record<string, readonly string[]> = {
@@ -362,7 +362,7 @@ export const PERSONA_PHRASES: Record<string, readonly string[]> = {
 /**
  * Verbs that open an instruction in the imperative mood. Nouns that share a
  * spelling and often open a sentence of science (`Use of`, `Change in`,
- * `Control`, `Stop codon`, `Count`) are left out or guarded in rules.ts.
+ * `Control`, `Stop codon`, `Count`) are left out or guarded in the rules (rules/).
  */
 export const IMPERATIVE_VERBS: readonly string[] = [
   'write',
@@ -519,7 +519,7 @@ export const READER_NAMES: readonly string[] = [
 
 /**
  * "Imagine that ..." in languages other than English, which frames a request
- * as a hypothetical (rules.ts has the English forms). Only forms of
+ * as a hypothetical (rules/persona.ts has the English forms). Only forms of
  * "imagine": "suppose" opens many a proof.
  */
 export const HYPOTHETICAL_PHRASES: Record<string, readonly string[]> = {
