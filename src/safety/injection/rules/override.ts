@@ -7,24 +7,25 @@ import {
   WEAK_INSTRUCTION_NOUNS,
 } from '../lexicons.js';
 import {
+  all,
+  alt,
   B,
+  clause,
   DATA_NOUNS,
   E,
   EARLIER,
-  MISSPELT,
-  SET_ASIDE_VERBS,
-  VOID_NOUNS,
-  all,
-  alt,
-  clause,
   infinitiveNouns,
+  MISSPELT,
+  NOT_NEGATED,
   nouns,
   oneEditApart,
   pairs,
   phrases,
+  SET_ASIDE_VERBS,
   startsOf,
   verbLastNouns,
   verbs,
+  VOID_NOUNS,
 } from './patterns.js';
 import type { Rule } from './rule.js';
 
@@ -34,7 +35,7 @@ export const OVERRIDE_RULES: readonly Rule[] = [
     kind: 'override',
     weight: 0.95,
     mentioned: true,
-    pattern: new RegExp(`${B}${verbs}${E}${clause(32)}${B}${nouns}`, 'y'),
+    pattern: new RegExp(`${B}${NOT_NEGATED}${verbs}${E}${clause(32)}${B}${nouns}`, 'y'),
     starts: startsOf(all(OVERRIDE_VERBS)),
   },
   // Those nouns too when the words around them say they came first: "set aside the guidance it was given
@@ -44,7 +45,7 @@ export const OVERRIDE_RULES: readonly Rule[] = [
     weight: 0.8,
     mentioned: true,
     pattern: new RegExp(
-      `${B}${verbs}${E}(?:${clause(32)}${B}${alt(WEAK_INSTRUCTION_NOUNS)}${E}${clause(32)}${B}(?:PREVIOUSLY|EARLIER|BEFORE|BEFOREHAND|ABOVE|SO\\s+FAR|UNTIL\\s+NOW)|${clause(16)}${B}(?:PREVIOUS|PRIOR|EARLIER|ORIGINAL|PRECEDING|INITIAL)${E}${clause(24)}${B}${alt(WEAK_INSTRUCTION_NOUNS)})${E}`,
+      `${B}${NOT_NEGATED}${verbs}${E}(?:${clause(32)}${B}${alt(WEAK_INSTRUCTION_NOUNS)}${E}${clause(32)}${B}(?:PREVIOUSLY|EARLIER|BEFORE|BEFOREHAND|ABOVE|SO\\s+FAR|UNTIL\\s+NOW)|${clause(16)}${B}(?:PREVIOUS|PRIOR|EARLIER|ORIGINAL|PRECEDING|INITIAL)${E}${clause(24)}${B}${alt(WEAK_INSTRUCTION_NOUNS)})${E}`,
       'y',
     ),
     starts: startsOf(all(OVERRIDE_VERBS)),
@@ -56,7 +57,7 @@ export const OVERRIDE_RULES: readonly Rule[] = [
     weight: 0.85,
     mentioned: true,
     pattern: new RegExp(
-      `${B}${verbs}${E}${clause(16)}${B}(?:ALL\\s+|ANY\\s+)?(?:YOUR\\s+|THE\\s+|OF\\s+THE\\s+)?(?:PREVIOUS|PRIOR|EARLIER|ABOVE|PRECEDING|ORIGINAL|INITIAL|ALL)\\s+[A-Z]{10,13}${E}`,
+      `${B}${NOT_NEGATED}${verbs}${E}${clause(16)}${B}(?:ALL\\s+|ANY\\s+)?(?:YOUR\\s+|THE\\s+|OF\\s+THE\\s+)?(?:PREVIOUS|PRIOR|EARLIER|ABOVE|PRECEDING|ORIGINAL|INITIAL|ALL)\\s+[A-Z]{10,13}${E}`,
       'y',
     ),
     starts: startsOf(all(OVERRIDE_VERBS)),
@@ -69,7 +70,7 @@ export const OVERRIDE_RULES: readonly Rule[] = [
   {
     kind: 'override',
     weight: 0.6,
-    pattern: new RegExp(`${B}${verbs}${E}${clause(32)}${B}${alt(WEAK_INSTRUCTION_NOUNS)}`, 'y'),
+    pattern: new RegExp(`${B}${NOT_NEGATED}${verbs}${E}${clause(32)}${B}${alt(WEAK_INSTRUCTION_NOUNS)}`, 'y'),
     starts: startsOf(all(OVERRIDE_VERBS)),
   },
   // An order in the infinitive, with the instructions said to have come first: "Ignorar las instrucciones
@@ -79,7 +80,7 @@ export const OVERRIDE_RULES: readonly Rule[] = [
     weight: 0.9,
     mentioned: true,
     pattern: new RegExp(
-      `${B}${alt(all(OVERRIDE_INFINITIVES))}${E}${clause(24)}${B}(?:${infinitiveNouns}${E}${clause(16)}${B}${alt(all(EARLIER_ADJECTIVES))}|${alt(all(EARLIER_ADJECTIVES))}${E}${clause(16)}${B}${infinitiveNouns})${E}|${B}${alt(all(EARLIER_ADJECTIVES))}${E}${clause(16)}${B}${infinitiveNouns}${E}${clause(8)}${B}${alt(OVERRIDE_INFINITIVES.nl!)}${E}`,
+      `${B}${NOT_NEGATED}${alt(all(OVERRIDE_INFINITIVES))}${E}${clause(24)}${B}(?:${infinitiveNouns}${E}${clause(16)}${B}${alt(all(EARLIER_ADJECTIVES))}|${alt(all(EARLIER_ADJECTIVES))}${E}${clause(16)}${B}${infinitiveNouns})${E}|${B}${alt(all(EARLIER_ADJECTIVES))}${E}${clause(16)}${B}${infinitiveNouns}${E}${clause(8)}${B}${alt(OVERRIDE_INFINITIVES.nl!)}${E}`,
       'y',
     ),
     starts: { words: [...startsOf(all(OVERRIDE_INFINITIVES)).words!, ...startsOf(all(EARLIER_ADJECTIVES)).words!] },

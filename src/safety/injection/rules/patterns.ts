@@ -15,7 +15,13 @@ import {
   ROLE_SUFFIXES,
   phrasesFor,
 } from '../../text/phrases.js';
-import { INSTRUCTION_NOUNS, OVERRIDE_INFINITIVES, OVERRIDE_VERBS, OVERRIDE_VERBS_LAST } from '../lexicons.js';
+import {
+  INSTRUCTION_NOUNS,
+  NEGATIONS,
+  OVERRIDE_INFINITIVES,
+  OVERRIDE_VERBS,
+  OVERRIDE_VERBS_LAST,
+} from '../lexicons.js';
 import { firstWords } from '../../text/words.js';
 import { foldText } from '../../text/normalized-view.js';
 import { type Starts } from './rule.js';
@@ -197,6 +203,11 @@ export const QUESTION_WEIGHT = 0.3;
 export const ENCODED_WEIGHT = 0.35;
 
 export const verbs = alt(all(OVERRIDE_VERBS));
+/**
+ * Not after a negation ("do not ignore the instructions", "Ne zanemarite upute"), nor after French
+ * elision ("N'ignorez pas"): an order to follow instructions is no order to drop them.
+ */
+export const NOT_NEGATED = `(?<!(?:${B}${alt(all(NEGATIONS))}\\s+|${B}N['\\u2019]))`;
 export const nouns = alt(all(INSTRUCTION_NOUNS));
 export const infinitiveNouns = alt(Object.keys(OVERRIDE_INFINITIVES).flatMap((lang) => INSTRUCTION_NOUNS[lang] ?? []));
 export const verbLastNouns = Object.keys(OVERRIDE_VERBS_LAST).flatMap((lang) => INSTRUCTION_NOUNS[lang] ?? []);
