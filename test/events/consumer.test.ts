@@ -318,18 +318,21 @@ describe('EventConsumer', () => {
 
     let inHandler = false;
     let finished = false;
+    // Both entries are in the stream before the group reads from its start, so that one read takes
+    // both: emitted while it blocks, a busy machine may let it read the first alone.
+    await emitQuarantined(emitter, ['c-1', 'c-2']);
     const busy = await startConsumer({
       stream,
       group: 'busy',
       consumer: 'busy-1',
       blockMs: 100,
+      startId: '0',
       async handle() {
         inHandler = true;
         await sleep(400);
         finished = true;
       },
     });
-    await emitQuarantined(emitter, ['c-1', 'c-2']);
     await waitFor('the handler running', () => inHandler);
     started = Date.now();
     await busy.consumer.close();
