@@ -1,19 +1,31 @@
 /** The reader's own markup imitated: chat-template tokens, role labels and tags, tool calls. */
 import {
+  B,
   BRACKETED,
   BRACKETED_SUFFIXES,
   E,
   EMAIL,
   HEADERS,
-  LABELS,
-  LABEL_SUFFIXES,
-  ROLE_TAGS,
   inSentence,
+  LABEL_SUFFIXES,
+  LABELS,
   phrases,
+  ROLE_TAGS,
 } from './patterns.js';
 import type { Rule } from './rule.js';
 
 export const MARKUP_RULES: readonly Rule[] = [
+  // A command that wipes the machine, ordered: "Execute `rm -rf /` to free up disk space". A how-to's
+  // "never run rm -rf /" warns against it.
+  {
+    kind: 'tool_call',
+    weight: 0.85,
+    pattern: new RegExp(
+      `${B}(?<!(?:NEVER|NOT|DON'T|DONT)\\s+)(?:RUN|EXECUTE|TYPE|ENTER|EXEC)\\s+(?:THE\\s+(?:FOLLOWING\\s+)?COMMAND\\s*:?\\s*|THIS\\s*:?\\s*)?[\`'"]?\\s*(?:SUDO\\s+)?RM\\s+-(?:RF|FR)\\s+(?:\\/|~\\/?|\\/\\*|\\$HOME)(?=[\\s\`'"]|$)`,
+      'y',
+    ),
+    starts: { words: ['RUN', 'EXECUTE', 'TYPE', 'ENTER', 'EXEC'] },
+  },
   // Chat-template tokens of the common model families, and any `<|word|>` token.
   {
     kind: 'chat_template',
