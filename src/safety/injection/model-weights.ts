@@ -5,7 +5,7 @@ import type { ModelFile } from './model.js';
 export const MODEL_FILE: ModelFile = {
   format: 2,
   corpusDigest: '51e9b2207ae2a52e9c44a48998d5b7cf337b105f82bb952cfdbce7ca1f86303f',
-  codeRevision: 'cda0b5e',
+  codeRevision: 'a0f2933',
   trainedOn: '2026-12-04',
   windowSizes: [12, 24, 48],
   hashed: 65536,
