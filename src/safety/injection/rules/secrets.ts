@@ -214,6 +214,7 @@ export const SECRETS_RULES: readonly Rule[] = [
       words: [
         ...'SEND FORWARD EMAIL E UPLOAD POST TRANSMIT SHARE LEAK COPY EXFILTRATE PASTE'.split(' '),
         ...STOLEN_STARTS,
+        'THE USER',
       ],
     },
   },
