@@ -107,7 +107,7 @@ export const MARKUP_RULES: readonly Rule[] = [
     kind: 'tool_call',
     weight: 0.85,
     pattern: new RegExp(
-      `(?<=(?:^|[.!?:;"'\\u201C\\u201D)\\]])[\\s"'*>\\-]{0,4})(?:(?:PLEASE|NOW|THEN|ALSO|FIRST|NEXT|IMMEDIATELY)\\s*,?\\s+){0,2}(?:CALL|USE|INVOKE|RUN|EXECUTE|TRIGGER)\\s+(?:THE\\s+)?[\`'"]?[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9][\`'"]?(?:\\s*\\(\\s*\\))?(?:\\s+(?:TOOL|PLUGIN)S?${E}|(?:\\s+(?:FUNCTION|ACTION|API|COMMAND|ENDPOINT))?${inSentence(80)}(?:HTTPS?:\\/\\/|WWW\\.|${EMAIL}))`,
+      `(?<=(?:^|[.!?:;"'\\u201C\\u201D)\\]])[\\s"'*>\\-]{0,4})(?:(?:PLEASE|NOW|THEN|ALSO|FIRST|NEXT|IMMEDIATELY)\\s*,?\\s+){0,2}(?:CALL|USE|INVOKE|RUN|EXECUTE|TRIGGER)\\s+(?:THE\\s+)?[\`'"]?[A-Z][A-Z0-9]{0,40}_[A-Z0-9_]{0,40}[A-Z0-9][\`'"]?(?:\\s*\\(\\s*\\))?(?:\\s+(?:TOOL|PLUGIN)S?${E}|(?:\\s+(?:FUNCTION|ACTION|API|COMMAND|ENDPOINT))?${inSentence(80)}(?:HTTPS?:\\/\\/|WWW\\.|${EMAIL}))`,
       'ym',
     ),
     starts: {

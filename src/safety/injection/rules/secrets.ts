@@ -451,7 +451,7 @@ export const SECRETS_RULES: readonly Rule[] = [
     kind: 'exfiltration',
     weight: 0.8,
     pattern: new RegExp(
-      `${B}${NOT_STATED}(?:CHANGE|UPDATE|RESET|SET)\\s+(?:MY|THE\\s+USER['\\u2019]?S?|THE\\s+ACCOUNT['\\u2019]?S?|HIS|HER|THEIR)\\s+(?:(?:RECOVERY|BACKUP|CONTACT|ACCOUNT|LOGIN)\\s+)?(?:E-?MAIL(?:\\s+ADDRESS)?|PASSWORD|PASSCODE|PHONE\\s+NUMBER)\\s+TO\\s+(?:${EMAIL}|["'\\u201C\\u2018]|[A-Z0-9_]*[0-9_][A-Z0-9_]*${E})`,
+      `${B}${NOT_STATED}(?:CHANGE|UPDATE|RESET|SET)\\s+(?:MY|THE\\s+USER['\\u2019]?S?|THE\\s+ACCOUNT['\\u2019]?S?|HIS|HER|THEIR)\\s+(?:(?:RECOVERY|BACKUP|CONTACT|ACCOUNT|LOGIN)\\s+)?(?:E-?MAIL(?:\\s+ADDRESS)?|PASSWORD|PASSCODE|PHONE\\s+NUMBER)\\s+TO\\s+(?:${EMAIL}|["'\\u201C\\u2018]|[A-Z0-9_]{0,40}?[0-9_][A-Z0-9_]{0,40}${E})`,
       'y',
     ),
     starts: { words: pairs('CHANGE UPDATE RESET SET', 'MY THE HIS HER THEIR') },
