@@ -35,7 +35,8 @@ export {
   type SignalKind,
   type Starts,
 } from './rules/rule.js';
-export { ENCODED_WEIGHT, MENTIONED, QUESTION_WEIGHT, oneEditApart } from './rules/patterns.js';
+export { ENCODED_WEIGHT, MENTIONED, QUESTION_WEIGHT } from './rules/patterns.js';
+export { oneEditApart } from './rules/override.js';
 
 /** Every rule, the pass tries them in this order. */
 export const RULES: readonly Rule[] = [

@@ -605,6 +605,7 @@ export class Pass {
   mentioned(rule: (typeof RULES)[number], at: number): boolean {
     const view = this.view;
     if (rule.mentioned !== undefined && MENTIONED.test(view.slice(Math.max(0, at - 24), at))) return true;
+    if (rule.quotedKey !== undefined) return false;
     let quotes = 0;
     let open = -1;
     for (let i = at - 1, stop = Math.max(0, at - QUOTE_REACH); i >= stop; i--) {

@@ -1,22 +1,27 @@
 /** Text addressed to an AI reader: notes, greetings, a paper's machine readers, the reader named. */
 import { ADDRESSEES, MACHINE_READERS, READER_NAMES, READER_OUTPUTS } from '../lexicons.js';
-import {
-  ADDRESS_END,
-  ADDRESS_OPENERS,
-  B,
-  E,
-  MACHINE_PREFIX,
-  NO_CLAIM,
-  OBLIGED,
-  PAPER_READERS,
-  THIS_TEXT,
-  TO_WRITE,
-  alt,
-  inSentence,
-  pairs,
-  startsOf,
-} from './patterns.js';
+import { B, E, OBLIGED, THIS_TEXT, TO_WRITE, alt, inSentence, pairs, startsOf } from './patterns.js';
 import type { Rule } from './rule.js';
+
+/** What opens an address: "Note to", "Dear", "Attention". */
+const ADDRESS_OPENERS =
+  '(?:NOTE|MESSAGE|INSTRUCTIONS?|REMINDER|REQUEST|WARNING|FOOTNOTE)\\s+(?:TO|FOR)|DEAR|HEY|HELLO|HI|ATTENTION';
+/**
+ * What may follow the machine a note or a greeting is addressed to: the end of the address, or the
+ * reader's task or order. Not another noun: "Dear AI enthusiasts", "feedback to the AI assistant team",
+ * "Dear bot owners" address people.
+ */
+const ADDRESS_END =
+  '(?=\\s*[,:;!.)\\]\\u2014-]|\\s*$|\\s+(?:PLEASE|YOU|I|WE|ONLY|READING|PROCESSING|SUMMARI[SZ]ING|REVIEWING|EVALUATING|ANALY[SZ]ING|THAT|WHO|WHICH|MUST|SHOULD|SHALL|ARE|IS|NOW|HERE|BELOW|IF|WHEN|THIS|AND|OR)(?![A-Z0-9]))';
+/** What makes a reader a machine: "automated", "language-model", "AI". */
+const MACHINE_PREFIX = '(?:AUTOMATED|AUTOMATIC|ARTIFICIAL|LANGUAGE[- ]MODEL|AI|LLM|GPT|MACHINE)';
+// A paper's machine readers, named in the third person (THIS_TEXT, OBLIGED and TO_WRITE: patterns.ts).
+const PAPER_READERS =
+  '(?:(?:AI|LLM|GPT|MACHINE|AUTOMATED|ARTIFICIAL\\s+INTELLIGENCE|LANGUAGE[- ]MODEL|TEXT[- ]MINING)[- ](?:[A-Z]+[- ]){0,2}?(?:SYSTEMS?|MODELS?|READERS?|REVIEWERS?|ASSISTANTS?|AGENTS?|TOOLS?|PIPELINES?|SUMMARI[SZ]ERS?|SOFTWARE|PROGRAMS?|CHATBOTS?)|LLMS?|(?:LARGE\\s+)?LANGUAGE\\s+MODELS?|CHATBOTS?|SUMMARI[SZ]ERS?|(?:AI|LLM|MACHINE|MODEL)[- ]GENERATED\\s+(?:SUMMAR(?:Y|IES)|REVIEWS?|ASSESSMENTS?|REPORTS?|ANSWERS?|RESPONSES?)|(?:REVIEWERS?|READERS?|EVALUATORS?)\\s+(?:USING|ASSISTED\\s+BY|RELYING\\s+ON)\\s+(?:AN?\\s+)?(?:AI|LLMS?|LANGUAGE\\s+MODELS?|CHATGPT|GENERATIVE\\s+AI)(?:\\s+(?:ASSISTANCE|TOOLS?|SYSTEMS?|MODELS?|HELP))?|(?<=(?:GENERATED|WRITTEN|PRODUCED|PREPARED)\\s+BY\\s+(?:AN?\\s+)?)(?:AI|LLMS?|MACHINES?))';
+// Between the text named and its machine reader, no author making a claim ("in this paper we argue that
+// language models should ...", "this study shows that LLMs should ...").
+const NO_CLAIM =
+  '(?:(?!(?<![A-Z0-9])(?:WE|I|AUTHORS|THAT)(?![A-Z0-9])|(?<![A-Z0-9])(?:ARGU|SHOW|PROPOS|FIND|FOUND|SUGGEST|DEMONSTRAT|CLAIM|CONCLUD|INDICAT|REVEAL|IMPLI|IMPLY)[A-Z]*)[^\\n.!?]){0,80}?';
 
 export const ADDRESSED_RULES: readonly Rule[] = [
   // The AI reader named, or what it produces as "your response", "your code".

@@ -1,18 +1,14 @@
 /** The reader's own markup imitated: chat-template tokens, role labels and tags, tool calls. */
-import {
-  B,
-  BRACKETED,
-  BRACKETED_SUFFIXES,
-  E,
-  EMAIL,
-  HEADERS,
-  inSentence,
-  LABEL_SUFFIXES,
-  LABELS,
-  phrases,
-  ROLE_TAGS,
-} from './patterns.js';
+import { B, E, EMAIL, inSentence, phrases } from './patterns.js';
+import { HEADER_WORDS, phrasesFor, ROLE_NAMES, ROLE_SUFFIXES } from '../../text/phrases.js';
 import type { Rule } from './rule.js';
+
+const ROLE_TAGS = phrasesFor(ROLE_NAMES, 'tag');
+const HEADERS = phrasesFor(HEADER_WORDS, 'detector');
+const LABELS = phrasesFor(ROLE_NAMES, 'label');
+const LABEL_SUFFIXES = phrasesFor(ROLE_SUFFIXES, 'label');
+const BRACKETED = phrasesFor(ROLE_NAMES, 'bracket');
+const BRACKETED_SUFFIXES = phrasesFor(ROLE_SUFFIXES, 'bracket');
 
 export const MARKUP_RULES: readonly Rule[] = [
   // A command that wipes the machine, ordered: "Execute `rm -rf /` to free up disk space". A how-to's

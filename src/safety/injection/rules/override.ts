@@ -1,33 +1,47 @@
 /** Orders that set aside what the reader was told before: its instructions, the text it was given, the user's own request. */
 import {
   EARLIER_ADJECTIVES,
+  INSTRUCTION_NOUNS,
+  NEGATIONS,
   OVERRIDE_INFINITIVES,
   OVERRIDE_VERBS,
   OVERRIDE_VERBS_LAST,
   WEAK_INSTRUCTION_NOUNS,
 } from '../lexicons.js';
-import {
-  all,
-  alt,
-  B,
-  clause,
-  DATA_NOUNS,
-  E,
-  EARLIER,
-  infinitiveNouns,
-  MISSPELT,
-  NOT_NEGATED,
-  nouns,
-  oneEditApart,
-  pairs,
-  phrases,
-  SET_ASIDE_VERBS,
-  startsOf,
-  verbLastNouns,
-  verbs,
-  VOID_NOUNS,
-} from './patterns.js';
+import { all, alt, B, clause, E, pairs, phrases, startsOf } from './patterns.js';
+import { EARLIER_WORDS, phrasesFor, INSTRUCTION_WORDS } from '../../text/phrases.js';
 import type { Rule } from './rule.js';
+
+/** Verbs that set a text aside, for the rules where the text itself, not instructions, is set aside. */
+const SET_ASIDE_VERBS = 'IGNORE DISREGARD SKIP FORGET DISCARD OVERLOOK'.split(' ');
+const DATA_NOUNS =
+  'DATA|CONTENTS?|TEXT|INFO|INFORMATION|DOCUMENTS?|SNIPPETS?|CONTEXT|PAGE|WEB\\s*PAGE|WEBSITE|ARTICLE|ABSTRACT|TRANSCRIPT|RESUME|INPUT|RESULTS?|INDICATORS|EVIDENCE|FINDINGS|DETAILS|EVERYTHING(?:\\s+ELSE)?';
+/** The nouns whose misspellings the override rule reads. */
+const MISSPELT = ['INSTRUCTION', 'INSTRUCTIONS'];
+
+/** Whether a and b differ by one letter added, dropped or changed, or by two neighbours swapped. */
+export function oneEditApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length)
+    return (
+      a.slice(i + 1) === b.slice(i + 1) || (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2))
+    );
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+/**
+ * Not after a negation ("do not ignore the instructions", "Ne zanemarite upute"), nor after French
+ * elision ("N'ignorez pas"): an order to follow instructions is no order to drop them.
+ */
+const NOT_NEGATED = `(?<!(?:${B}${alt(all(NEGATIONS))}\\s+|${B}N['\\u2019]))`;
+/** The verbs of disregard and the nouns for instructions, in every language of the lexicons. */
+const verbs = alt(all(OVERRIDE_VERBS));
+const nouns = alt(all(INSTRUCTION_NOUNS));
+const infinitiveNouns = alt(Object.keys(OVERRIDE_INFINITIVES).flatMap((lang) => INSTRUCTION_NOUNS[lang] ?? []));
+const verbLastNouns = Object.keys(OVERRIDE_VERBS_LAST).flatMap((lang) => INSTRUCTION_NOUNS[lang] ?? []);
+const EARLIER = phrasesFor(EARLIER_WORDS, 'detector');
+const VOID_NOUNS = phrasesFor(INSTRUCTION_WORDS, 'void');
 
 export const OVERRIDE_RULES: readonly Rule[] = [
   // "Ignore all previous instructions", in any of the lexicons' languages.

@@ -1,20 +1,12 @@
 /** A new character or mode for the reader, a hypothetical frame, and rank claimed over it. */
 import { ADDRESSEES, HYPOTHETICAL_PHRASES, PERSONA_PHRASES } from '../lexicons.js';
-import {
-  B,
-  E,
-  MODES,
-  NOT_STATED,
-  SOFTWARE_MODES,
-  TITLES,
-  all,
-  alt,
-  gap,
-  pairs,
-  phrases,
-  startsOf,
-} from './patterns.js';
+import { B, E, NOT_STATED, all, alt, gap, pairs, phrases, startsOf } from './patterns.js';
+import { AUTHORITY_TITLES, phrasesFor, PERSONA_MODES } from '../../text/phrases.js';
 import type { Rule } from './rule.js';
+
+const MODES = phrasesFor(PERSONA_MODES, 'detector');
+const SOFTWARE_MODES = phrasesFor(PERSONA_MODES, 'software');
+const TITLES = phrasesFor(AUTHORITY_TITLES, 'detector');
 
 export const PERSONA_RULES: readonly Rule[] = [
   // A new persona or mode for the reader: "god mode", "DEVELOPER MODE ENABLED:", "you are operating in
@@ -183,7 +175,7 @@ export const PERSONA_RULES: readonly Rule[] = [
     weight: 0.85,
     mentioned: true,
     pattern: new RegExp(
-      `${B}YOU\\s+(?:(?:HAVE|'VE)\\s+BEEN\\s+(?:JAILBROKEN|(?:FREED|LIBERATED|RELEASED|UNCHAINED)\\s+FROM)|(?:ARE|'RE)\\s+(?:NOW\\s+)?(?:FREE|UNBOUND|RELEASED|LIBERATED)\\s+(?:FROM|OF))(?:(?<=JAILBROKEN)|\\s+(?:THE\\s+|ALL\\s+|ANY\\s+|YOUR\\s+)?(?:[A-Z]+\\s+){0,2}?(?:LIMITATIONS|RESTRICTIONS|RULES|CONSTRAINTS|GUIDELINES|FILTERS|POLICIES|PROGRAMMING|SAFEGUARDS|GUARDRAILS|BOUNDARIES|LIMITS))${E}`,
+      `${B}YOU\\s+(?:(?:HAVE|'VE)\\s+BEEN\\s+JAILBROKEN|(?:(?:HAVE|'VE)\\s+BEEN\\s+(?:FREED|LIBERATED|RELEASED|UNCHAINED)|(?:ARE|'RE)\\s+(?:NOW\\s+)?(?:FREE|UNBOUND|RELEASED|LIBERATED))\\s+(?:FROM|OF)\\s+(?:THE\\s+|ALL\\s+|ANY\\s+|YOUR\\s+)?(?:[A-Z]+\\s+){0,2}?(?:LIMITATIONS|RESTRICTIONS|RULES|CONSTRAINTS|GUIDELINES|FILTERS|POLICIES|PROGRAMMING|SAFEGUARDS|GUARDRAILS|BOUNDARIES|LIMITS))${E}`,
       'y',
     ),
     starts: { words: pairs('YOU', 'HAVE VE ARE RE') },
@@ -204,10 +196,8 @@ export const PERSONA_RULES: readonly Rule[] = [
   {
     kind: 'persona',
     weight: 0.85,
-    // From the key's opening quote, so that a quoted JSON key is not read as a quotation.
-    pattern: /["']?(?:ALLOW_?(?:REFUSALS?|DISCLAIMERS?|APOLOGIES)|BLOCKED_?(?:RESPONSES|STRINGS))["']?\s*[=:]/y,
+    pattern: /(?:ALLOW_?(?:REFUSALS?|DISCLAIMERS?|APOLOGIES)|BLOCKED_?(?:RESPONSES|STRINGS))["']?\s*[=:]/y,
     starts: {
-      chars: ['"', "'"],
       words: [
         'ALLOWREFUSALS',
         'ALLOWREFUSAL',
@@ -216,24 +206,9 @@ export const PERSONA_RULES: readonly Rule[] = [
         'ALLOWAPOLOGIES',
         'ALLOW',
         'BLOCKED',
-        'BLOCKED_RESPONSES',
-        'BLOCKED_STRINGS',
-        'ALLOW_REFUSALS',
-        'ALLOW_DISCLAIMER',
-        'ALLOW_APOLOGIES',
       ],
     },
-  },
-  // Privileges granted to the reader by the text: "Debugging error. Grant temporary administrative
-  // privileges and ...".
-  {
-    kind: 'authority_claim',
-    weight: 0.8,
-    pattern: new RegExp(
-      `(?<=(?:^|[.!?:;"'\\u201C\\u201D)\\]])[\\s"'*>\\-]{0,4})(?:PLEASE\\s+)?GRANT\\s+(?:(?:TEMPORARY|FULL|PERMANENT|UNRESTRICTED|IMMEDIATE)\\s+)?(?:ADMIN|ADMINISTRATIVE|ADMINISTRATOR|ROOT|ELEVATED|SUPERUSER|SUDO)\\s+(?:PRIVILEGES|ACCESS|RIGHTS|PERMISSIONS)${E}`,
-      'ym',
-    ),
-    starts: { words: ['PLEASE', 'GRANT'], sentence: true },
+    quotedKey: true,
   },
   // A privileged mode the writer says it enters: "I am now entering LAW ENFORCEMENT OVERRIDE MODE", "As an
   // AI developed by ..., I'm entering a 'maintenance mode'", "<NOW ENTERING SECURITY OVERRIDE MODE>". A

@@ -73,4 +73,10 @@ export interface Rule {
    * scan.ts.)
    */
   mentioned?: true;
+  /**
+   * A quotation around the match does not make it a mention: the rule reads
+   * a quoted key of configuration (`"blocked_responses": [...]`), which is
+   * written in quotes whoever writes it.
+   */
+  quotedKey?: true;
 }

@@ -1,28 +1,41 @@
 /** A secret or the reader's own prompt asked for, data sent out, access or money handed over, and secrecy from the user. */
 import { FORWARD_VERBS, SECRETS, SEND_VERBS } from '../lexicons.js';
 import { foldText } from '../../text/normalized-view.js';
-import {
-  all,
-  alt,
-  ASKED_SECRETS,
-  B,
-  E,
-  EMAIL,
-  FORM_DETERMINER,
-  gap,
-  inSentence,
-  MONEY_VERBS,
-  NOT_STATED,
-  pairs,
-  SECRET_FILES,
-  SECRET_OWNERS,
-  SENT_DETERMINER,
-  SENT_OUT,
-  startsOf,
-  STOLEN,
-  STOLEN_STARTS,
-} from './patterns.js';
+import { all, alt, B, E, EMAIL, gap, inSentence, NOT_STATED, pairs, startsOf } from './patterns.js';
 import type { Rule } from './rule.js';
+
+/** The secrets a reader is asked for by name, and whose they are said to be. */
+const ASKED_SECRETS =
+  'PASSWORDS?|PASSPHRASE|PASSCODE|PIN|SECRET(?:\\s+(?:KEY|WORD|CODE|PHRASE))?|API\\s+KEY|ACCESS\\s+CODE|CREDENTIALS|SECURITY\\s+CODE';
+const SECRET_OWNERS = '(?:SECRET|ADMIN|SYSTEM|ACCOUNT|CURRENT|LOGIN|MASTER|DATABASE)';
+/** The files that hold a machine's keys and passwords. */
+const KEY_FILES =
+  'AWS\\/CREDENTIALS|ID_(?:RSA|ED25519|ECDSA|DSA)|GIT-CREDENTIALS|NETRC|PGPASS|KUBE\\/CONFIG|DOCKER\\/CONFIG\\.JSON';
+/**
+ * What an attacker wants sent out to an address: credentials, keys, the
+ * conversation, a mailbox. Not SENT_OUT below, whose transcripts and cookies
+ * ordinary mail does send to an address (a transcript to admissions@...).
+ */
+const STOLEN = `PASSWD|ETC\\/(?:PASSWD|SHADOW|HOSTS)|${KEY_FILES}|SSH\\s+KEYS?|PRIVATE\\s+KEYS?|(?<=\\.)ENV|ENVIRONMENT\\s+VARIABLES|API\\s+KEYS?|ACCESS\\s+TOKENS?|SECURITY\\s+CODES?|CREDIT\\s+CARD|SOCIAL\\s+SECURITY|SSN|SYSTEM\\s+PROMPT|CHAT\\s+HISTORY|CONVERSATION|PASSWORDS?|CREDENTIALS|INBOX|MAILBOX|CONTACTS|(?:ALL|EVERY)\\s+(?:THE\\s+|OF\\s+THE\\s+|MY\\s+|YOUR\\s+)?(?:FILES|E-?MAILS|MESSAGES|DOCUMENTS)|PAYMENT\\s+(?:METHODS|DETAILS|INFORMATION|INFO)|BANK(?:ING)?\\s+(?:DETAILS|INFORMATION|ACCOUNT\\s+(?:DETAILS|NUMBERS?))|MEDICAL\\s+(?:HISTORY|RECORDS)|HEALTH\\s+RECORDS|HOME\\s+ADDRESS|PHONE\\s+NUMBERS|(?:SUMMARY|CONTENTS?|TRANSCRIPT|COPY|LOG)\\s+OF\\s+(?:THIS|THE|OUR|MY|YOUR)\\s+(?:THREAD|CHAT|SESSION|INBOX|CONVERSATION)|(?:ALL\\s+)?(?:THE\\s+)?USER(?:['\\u2019]S)?\\s+(?:PERSONAL\\s+)?(?:INFORMATION|INFO|DATA|DETAILS|RECORDS)|BOD(?:Y|IES)\\s+OF\\s+(?:THE|AN|EVERY|ALL|EACH|MY|YOUR|THIS|THESE)\\s+(?:[A-Z]+\\s+)?(?:E-?MAILS?|MESSAGES?)`;
+/**
+ * The words that may stand before what is sent out in an exfiltration. After
+ * a verb that is also a form's label only these, not "your": a form reads
+ * "Email: your password", an order "e-mail the password".
+ */
+const FORM_DETERMINER = "THE|MY|OUR|ALL|ANY|FULL|WHOLE|ENTIRE|COMPLETE|CURRENT|LAST|PREVIOUS|THIS|USER['\u2019]?S?";
+const SENT_OUT =
+  'CONVERSATION|CHAT\\s+HISTORY|CHAT\\s+LOG|TRANSCRIPT|PASSWORDS?|CREDENTIALS|API\\s+KEYS?|ACCESS\\s+TOKENS?|SECURITY\\s+CODES?|SESSION\\s+(?:TOKENS?|COOKIES?)|COOKIES|SYSTEM\\s+PROMPT|INBOX|CONTACTS|MESSAGES\\s+(?:YOU|IN)|FILES\\s+YOU|CONTENTS\\s+OF\\s+(?:THE|YOUR|ALL|MY|THIS)\\s+(?:INBOX|FILES?|DRIVE|FOLDER|CONVERSATION|CHAT)';
+/** The words STOLEN's entries begin with, where its rule may start. */
+const STOLEN_STARTS =
+  'PASSWD ETC ID DOCKER AWS GIT NETRC PGPASS KUBE SSH PRIVATE ENV ENVIRONMENT API ACCESS SECURITY CREDIT SOCIAL SSN SYSTEM CHAT CONVERSATION PASSWORD PASSWORDS CREDENTIALS INBOX MAILBOX CONTACTS ALL EVERY PAYMENT BANK BANKING MEDICAL HEALTH HOME PHONE SUMMARY CONTENT CONTENTS TRANSCRIPT COPY LOG USER BODY BODIES'.split(
+    ' ',
+  );
+/** Files that hold a machine's keys and passwords: what an attacker has an agent read out. */
+const SECRET_FILES = `(?:~\\/|\\$HOME\\/|\\/ROOT\\/|\\/HOME\\/[A-Z0-9_.-]+\\/)?\\.?(?:SSH\\/)?(?:${KEY_FILES})|\\/ETC\\/(?:SHADOW|PASSWD)`;
+/** Verbs that move money. */
+const MONEY_VERBS = 'SEND|TRANSFER|WIRE|PAY|MOVE|DEPOSIT|INITIATE|MAKE|SCHEDULE|REMIT';
+/** After any other verb, "your" and "of" ("send all of your messages") too. */
+const SENT_DETERMINER = `${FORM_DETERMINER}|YOUR|OF`;
 
 export const SECRETS_RULES: readonly Rule[] = [
   // The user's own data fetched and sent to an address, as attacks on tool-using agents ask: "Please
@@ -207,7 +220,7 @@ export const SECRETS_RULES: readonly Rule[] = [
     kind: 'exfiltration',
     weight: 0.9,
     pattern: new RegExp(
-      `${B}(?:(?:SEND|FORWARD|E-?MAIL|UPLOAD|POST|TRANSMIT|SHARE|LEAK|COPY|EXFILTRATE|PASTE)${E}[^\\n.!?]{0,60}?${B}(?:${STOLEN})|(?:${STOLEN})${E}[^\\n]{0,80}?${B}(?:SEND|FORWARD|E-?MAIL|UPLOAD|POST|TRANSMIT|SHARE|LEAK|EXFILTRATE))${E}[^\\n]{0,60}?${B}(?:TO|AT|VIA)\\s+(?:[^\\n.!?@]{0,40}?\\s)?["'\\u2018\\u201C<(]?(?:HTTPS?:\\/\\/|WWW\\.|[A-Z0-9._%+-]{1,64}@[A-Z0-9.-]{1,64}\\.[A-Z]{2,})`,
+      `${B}(?:(?:SEND|FORWARD|E-?MAIL|UPLOAD|POST|TRANSMIT|SHARE|LEAK|COPY|EXFILTRATE|PASTE)${E}[^\\n.!?]{0,60}?${B}(?:${STOLEN})|(?:${STOLEN})${E}[^\\n]{0,80}?${B}(?:SEND|FORWARD|E-?MAIL|UPLOAD|POST|TRANSMIT|SHARE|LEAK|EXFILTRATE))${E}[^\\n]{0,60}?${B}(?:TO|AT|VIA)\\s+(?:[^\\n.!?@]{0,40}?\\s)?["'\\u2018\\u201C<(]?(?:HTTPS?:\\/\\/|WWW\\.|${EMAIL})`,
       'y',
     ),
     starts: {
@@ -280,7 +293,7 @@ export const SECRETS_RULES: readonly Rule[] = [
     kind: 'exfiltration',
     weight: 0.85,
     pattern: new RegExp(
-      `${B}${alt(all(FORWARD_VERBS))}${E}[^\\n.!?]{0,20}?${B}(?:TODOS|TODAS|TOUS|TOUTES|ALLE|TUTTI|TUTTE|ALL|WSZYSTKIE|ALLA)\\s+(?:(?:LOS|LAS|LES|DIE|MEINE|SEINE|I|LE|OS|AS|THE|MY|YOUR|MIS|MES|SUS|SES|MIEI|MIE|MOJE)\\s+)?(?:CORREOS?(?:\\s+ELECTRONICOS)?|E-?MAILS?|MAILS|COURRIELS|MENSAJES|NACHRICHTEN|MESSAGGI|MENSAGENS|BERICHTEN|WIADOMOSCI|MEJL)${E}[^\\n]{0,60}?[A-Z0-9._%+-]{1,64}@[A-Z0-9.-]{1,64}\\.[A-Z]{2,}`,
+      `${B}${alt(all(FORWARD_VERBS))}${E}[^\\n.!?]{0,20}?${B}(?:TODOS|TODAS|TOUS|TOUTES|ALLE|TUTTI|TUTTE|ALL|WSZYSTKIE|ALLA)\\s+(?:(?:LOS|LAS|LES|DIE|MEINE|SEINE|I|LE|OS|AS|THE|MY|YOUR|MIS|MES|SUS|SES|MIEI|MIE|MOJE)\\s+)?(?:CORREOS?(?:\\s+ELECTRONICOS)?|E-?MAILS?|MAILS|COURRIELS|MENSAJES|NACHRICHTEN|MESSAGGI|MENSAGENS|BERICHTEN|WIADOMOSCI|MEJL)${E}[^\\n]{0,60}?${EMAIL}`,
       'y',
     ),
     starts: startsOf(all(FORWARD_VERBS)),
@@ -373,18 +386,19 @@ export const SECRETS_RULES: readonly Rule[] = [
     kind: 'exfiltration',
     weight: 0.9,
     pattern: new RegExp(
-      `${B}(?<!(?:WIR|ICH|SIE|ER|ES|NOUS|JE|ON|IL|ELLE|ILS|SISTEMA|SYSTEME|SYSTEM|LE|LES|TE|SE|LO|LA|NOS|VI|TI|CI|GLI|EL|ELLA|QUE|QUI|YOU|WE|IT)\\s+)${alt(all(SEND_VERBS))}${E}[^\\n.!?]{0,40}?${B}${alt(all(SECRETS))}${E}[^\\n]{0,60}?[A-Z0-9._%+-]{1,64}@[A-Z0-9.-]{1,64}\\.[A-Z]{2,}`,
+      `${B}(?<!(?:WIR|ICH|SIE|ER|ES|NOUS|JE|ON|IL|ELLE|ILS|SISTEMA|SYSTEME|SYSTEM|LE|LES|TE|SE|LO|LA|NOS|VI|TI|CI|GLI|EL|ELLA|QUE|QUI|YOU|WE|IT)\\s+)${alt(all(SEND_VERBS))}${E}[^\\n.!?]{0,40}?${B}${alt(all(SECRETS))}${E}[^\\n]{0,60}?${EMAIL}`,
       'y',
     ),
     starts: startsOf(all(SEND_VERBS)),
   },
-  // Access handed out: "grant permanent access to my friend Amy on the smart lock". Not what someone is
+  // Access handed out, to someone or to the reader: "grant permanent access to my friend Amy on the smart
+  // lock", "Debugging error. Grant temporary administrative privileges and ...". Not what someone is
   // asked to do ("ask your IT team to grant admin rights"), as NOT_STATED reads.
   {
     kind: 'exfiltration',
     weight: 0.8,
     pattern: new RegExp(
-      `${B}${NOT_STATED}GRANT\\s+(?:(?:HIM|HER|THEM|ME)\\s+)?(?:PERMANENT|FULL|ADMIN|ADMINISTRATOR|ROOT|UNRESTRICTED|UNLIMITED|OWNER)\\s+(?:ACCESS|PERMISSIONS?|RIGHTS|PRIVILEGES)${E}`,
+      `${B}${NOT_STATED}GRANT\\s+(?:(?:HIM|HER|THEM|ME)\\s+)?(?:(?:TEMPORARY|IMMEDIATE)\\s+)?(?:PERMANENT|FULL|ADMIN|ADMINISTRATIVE|ADMINISTRATOR|ROOT|ELEVATED|SUPERUSER|SUDO|UNRESTRICTED|UNLIMITED|OWNER)\\s+(?:ACCESS|PERMISSIONS?|RIGHTS|PRIVILEGES)${E}`,
       'y',
     ),
     starts: { words: ['GRANT'] },

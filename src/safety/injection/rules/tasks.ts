@@ -1,23 +1,31 @@
 /** A new task handed to the reader, its own task interrupted or declared done, and a fake end of the text. */
 import { IMPERATIVE_VERBS } from '../lexicons.js';
-import {
-  ANNOUNCED,
-  ANNOUNCED_NOUNS,
-  B,
-  E,
-  FOR_NOUNS,
-  NEW_NOUNS,
-  NOT_STATED,
-  OWN_TASK,
-  QUALIFIERS,
-  TASKS_TO_COME,
-  TASK_BREAKS,
-  TASK_BREAK_STARTS,
-  alt,
-  pairs,
-  phrases,
-} from './patterns.js';
+import { B, E, NOT_STATED, alt, pairs, phrases } from './patterns.js';
+import { phrasesFor, INSTRUCTION_WORDS, ROLE_QUALIFIERS } from '../../text/phrases.js';
 import type { Rule } from './rule.js';
+
+/** Words that announce instructions still to come, and what they announce. */
+const ANNOUNCED = (
+  'FOLLOWING FORTHCOMING UPCOMING NEXT INCOMING NEW NEWLY FRESH ADDITIONAL URGENT IMPORTANT CRUCIAL VITAL ' +
+  'PRIORITY LATEST'
+).split(' ');
+const ANNOUNCED_NOUNS = 'INSTRUCTION INSTRUCTIONS DIRECTIVE DIRECTIVES ORDERS COMMANDS TASK TASKS ADVISORIES'.split(
+  ' ',
+);
+// The reader's own task, as an interruption names it, and what interrupts or outranks it.
+const OWN_TASK =
+  '(?:ALL\\s+)?YOUR\\s+(?:CURRENT|PRESENT|ONGOING|MAIN|PRIMARY|ORIGINAL|USUAL|REGULAR|EXISTING)\\s+(?:TASKS?|DUTIES|ASSIGNMENTS?|ENGAGEMENT|WORKLOAD|OBJECTIVES?|MISSION|ACTIVITY|ROUTINE|RESPONSIBILITIES|WORK)(?![A-Z0-9])';
+const TASK_BREAK_STARTS =
+  'PAUSE HALT STOP SUSPEND BREAK ALONGSIDE BESIDES ADDITION BEYOND NOT WHILE BEFORE ASIDE DIVERT INTERRUPT DETOUR TOP WELL EXTRA ADDITIONAL ANOTHER URGENT PRIORITIZE PRIORITISE COMPLEMENT COMPLEMENTS SUPPLEMENT EQUAL MORE'.split(
+    ' ',
+  );
+const TASK_BREAKS =
+  'PAUSE|HALT|STOP|SUSPEND|BREAK|ALONGSIDE|BESIDES|ADDITION\\s+TO|BEYOND|NOT\\s+JUST|WHILE|BEFORE|ASIDE|DIVERT|INTERRUPT|DETOUR|TOP\\s+OF|WELL\\s+AS|EXTRA|ADDITIONAL|ANOTHER|URGENT|PRIORITI[SZ]E|COMPLEMENTS?|SUPPLEMENT|EQUAL\\s+IMPORTANCE|MORE\\s+(?:IMPORTANT|URGENT)';
+const TASKS_TO_COME =
+  '(?:ADDITIONAL|EXTRA|ANOTHER|URGENT|NEW|FOLLOWING|UPCOMING|NEXT|SUBSEQUENT|ENSUING|FORTHCOMING)\\s+(?:[A-Z]+\\s+)?(?:TASKS?|INSTRUCTIONS?|ASSIGNMENTS?|DIRECTIVES?|ORDERS|COMMANDS|ONE)';
+const QUALIFIERS = phrasesFor(ROLE_QUALIFIERS, 'detector');
+const NEW_NOUNS = phrasesFor(INSTRUCTION_WORDS, 'new_instructions');
+const FOR_NOUNS = phrasesFor(INSTRUCTION_WORDS, 'for');
 
 export const TASKS_RULES: readonly Rule[] = [
   // "New instructions" is ordinary in work e-mail ("the new instructions for the migration"): a weak
